@@ -1,0 +1,56 @@
+// Bearer authentication for the /v1 API. Runs at onRequest, before the body is
+// read: an unauthenticated caller learns nothing about body validation.
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../http/app.ts';
+import type { Context } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { isIpAllowed } from '../channels/ip-allow-list.ts';
+import { hashAccessToken } from './token.service.ts';
+
+export interface AuthenticatedChannel {
+  id: string;
+  name: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** 'bearer' routes require a valid access token of an active channel. */
+    auth?: 'bearer';
+  }
+  interface FastifyRequest {
+    channel: AuthenticatedChannel | undefined;
+  }
+}
+
+const TOKEN = /^Bearer\s+(cat_[A-Za-z0-9]{48})\s*$/i;
+
+const unauthorized = (description: string) =>
+  new AppError(401, 'unauthorized', 'Token de acesso ausente, inválido ou expirado.', {
+    headers: { 'www-authenticate': `Bearer realm="consigna", error="invalid_token", error_description="${description}"` },
+  });
+
+const forbidden = () => new AppError(403, 'forbidden', 'Acesso negado: canal inativo ou endereço IP não autorizado.');
+
+export function registerAuth(app: App, ctx: Context): void {
+  app.decorateRequest('channel', undefined);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.auth !== 'bearer') return;
+    request.channel = await authenticate(ctx, request);
+  });
+}
+
+async function authenticate(ctx: Context, request: FastifyRequest): Promise<AuthenticatedChannel> {
+  const header = request.headers.authorization;
+  if (!header) throw unauthorized('token ausente');
+  const token = TOKEN.exec(header)?.[1];
+  if (!token) throw unauthorized('token invalido');
+  const row = await ctx.database.db
+    .selectFrom('access_tokens as t')
+    .innerJoin('channels as c', 'c.id', 't.channel_id')
+    .select(['c.id', 'c.name', 'c.active', 'c.allowed_cidrs', 't.expires_at'])
+    .where('t.token_hash', '=', hashAccessToken(ctx, token))
+    .executeTakeFirst();
+  if (!row || row.expires_at <= ctx.clock.now()) throw unauthorized('token invalido ou expirado');
+  if (!row.active || !isIpAllowed(request.ip, row.allowed_cidrs)) throw forbidden();
+  return { id: row.id, name: row.name };
+}

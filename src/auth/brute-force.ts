@@ -1,0 +1,66 @@
+// Brute-force guard of the token endpoint (decisions §1): failures per client_id and
+// per source IP inside a window block that key for a while. Counters live in the
+// database so that every api process sees the same numbers.
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+import { addSeconds } from '../clock.ts';
+
+type Deps = Pick<Context, 'database' | 'clock' | 'config'>;
+
+/** Keys longer than this are not counted per client (they cannot be real client ids). */
+const MAX_CLIENT_KEY = 100;
+
+/** Seconds until the client id or the IP may try again, or 0 when neither is blocked. */
+export async function blockedFor(deps: Deps, clientId: string | undefined, ip: string): Promise<number> {
+  const now = deps.clock.now();
+  const rows = await deps.database.db
+    .selectFrom('auth_failures')
+    .select('blocked_until')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('scope', '=', 'ip'), eb('key', '=', ip)]),
+        eb.and([eb('scope', '=', 'client'), eb('key', '=', clientId && clientId.length <= MAX_CLIENT_KEY ? clientId : '')]),
+      ]),
+    )
+    .where('blocked_until', '>', now)
+    .execute();
+  const until = Math.max(0, ...rows.map((r) => r.blocked_until!.getTime()));
+  return until === 0 ? 0 : Math.max(1, Math.ceil((until - now.getTime()) / 1000));
+}
+
+export async function recordFailure(deps: Deps, clientId: string | undefined, ip: string): Promise<void> {
+  const { maxPerClient, maxPerIp, windowSeconds, blockSeconds } = deps.config.authGuard;
+  const now = deps.clock.now();
+  const windowStart = addSeconds(now, -windowSeconds);
+  const blockUntil = addSeconds(now, blockSeconds);
+  const keys: Array<[string, string, number]> = [['ip', ip, maxPerIp]];
+  if (clientId && clientId.length <= MAX_CLIENT_KEY) keys.push(['client', clientId, maxPerClient]);
+
+  // One statement per key: insert the first failure, or count one more inside the
+  // window (restarting the window when it has passed), blocking at the threshold.
+  for (const [scope, key, max] of keys) {
+    await sql`
+      insert into auth_failures as f (scope, key, window_start, failures, blocked_until)
+      values (${scope}, ${key}, ${now}, 1, ${max <= 1 ? blockUntil : null})
+      on conflict (scope, key) do update set
+        window_start = case when f.window_start <= ${windowStart} then ${now} else f.window_start end,
+        failures = case when f.window_start <= ${windowStart} then 1 else f.failures + 1 end,
+        blocked_until = case
+          when (case when f.window_start <= ${windowStart} then 1 else f.failures + 1 end) >= ${max}
+            then ${blockUntil}
+          else f.blocked_until
+        end
+    `.execute(deps.database.db);
+  }
+}
+
+/** Forgets windows that have passed and blocks that have ended. */
+export async function pruneAuthFailures(deps: Deps): Promise<number> {
+  const now = deps.clock.now();
+  const result = await deps.database.db
+    .deleteFrom('auth_failures')
+    .where('window_start', '<=', addSeconds(now, -deps.config.authGuard.windowSeconds))
+    .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

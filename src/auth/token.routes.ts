@@ -1,0 +1,90 @@
+import { Type } from 'typebox';
+import type { App } from '../http/app.ts';
+import type { Context } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { OAuthErrorBody, RETRY_AFTER_HEADER, withHeaders } from '../http/schemas.ts';
+import { readCredentials } from './credentials.ts';
+import { issueToken } from './token.service.ts';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+const TokenForm = Type.Object(
+  {
+    grant_type: Type.Optional(Type.String({ description: 'Obrigatório; valor `client_credentials`.', examples: ['client_credentials'] })),
+    client_id: Type.Optional(Type.String({ description: 'Somente sem o cabeçalho Basic.' })),
+    client_secret: Type.Optional(Type.String({ description: 'Somente sem o cabeçalho Basic.' })),
+  },
+  { additionalProperties: Type.String() },
+);
+
+const TokenResponse = Type.Object(
+  {
+    access_token: Type.String({ description: 'Token opaco com prefixo `cat_`.', examples: ['cat_3kV9xQ2mR8tL1pW7nZ4bC6dF0hJ5sY2uA9eG3iK8oM1qT7vX'] }),
+    token_type: Type.Literal('Bearer'),
+    expires_in: Type.Integer({ description: 'Validade em segundos (3600). Reutilize o token até expirar.', examples: [3600] }),
+  },
+  { additionalProperties: false },
+);
+
+const NO_STORE = { 'Cache-Control': { type: 'string', enum: ['no-store'] } };
+
+const invalidRequest = (message: string) => new AppError(400, 'invalid_request', message, { oauth: true });
+
+export function registerTokenRoutes(app: App, ctx: Context): void {
+  void app.register(async (scope) => {
+    // Only this route understands form bodies; the JSON API refuses them.
+    scope.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+      const params = new URLSearchParams(body as string);
+      const form: Record<string, string> = {};
+      for (const [key, value] of params) {
+        if (key in form) return done(invalidRequest(`Parâmetro repetido: ${key}.`), undefined);
+        form[key] = value;
+      }
+      done(null, form);
+    });
+
+    scope.post(
+      '/v1/oauth/token',
+      {
+        config: { oauth: true },
+        schema: {
+          tags: ['Autenticação'],
+          summary: 'Obter token de acesso (client credentials)',
+          description:
+            'Troca `client_id`/`client_secret` por um token Bearer válido por 3600 s. Credenciais no cabeçalho ' +
+            '`Authorization: Basic base64(client_id:client_secret)` (recomendado) ou no corpo, nunca nos dois. ' +
+            'Cliente desconhecido, segredo errado, canal inativo e IP não permitido recebem a mesma resposta 401 ' +
+            '`invalid_client`. Após 10 falhas para um `client_id` (ou 30 de um IP) em 15 minutos, o `client_id` ' +
+            '(ou IP) fica bloqueado por 15 minutos: 429 `too_many_attempts` com `Retry-After`, mesmo com credenciais corretas.',
+          security: [{ basicAuth: [] }, {}],
+          consumes: [FORM],
+          body: TokenForm,
+          response: {
+            200: withHeaders(TokenResponse, { ...NO_STORE, Pragma: { type: 'string', enum: ['no-cache'] } }, 'Token emitido.'),
+            400: OAuthErrorBody(['invalid_request', 'unsupported_grant_type'], 'Requisição de token inválida (corpo não é form, grant_type ausente ou diferente de client_credentials, credenciais nos dois lugares ou ausentes).'),
+            401: OAuthErrorBody(['invalid_client'], 'Credenciais inválidas. Com Basic, traz `WWW-Authenticate: Basic realm="consigna"`.', {
+              'WWW-Authenticate': { type: 'string' },
+            }),
+            429: OAuthErrorBody(['too_many_attempts'], 'Bloqueio temporário após muitas tentativas inválidas.', RETRY_AFTER_HEADER),
+            503: OAuthErrorBody(['temporarily_unavailable'], 'Dependência indisponível (banco de dados); tente novamente.', RETRY_AFTER_HEADER),
+          },
+        },
+        onRequest: async (_request, reply) => {
+          reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        },
+      },
+      async (request) => {
+        if (!request.headers['content-type']?.toLowerCase().startsWith(FORM)) {
+          throw invalidRequest(`Envie o corpo como ${FORM}.`);
+        }
+        const form = (request.body ?? {}) as Record<string, string | undefined>;
+        const credentials = readCredentials(request.headers.authorization, form);
+        if (!form.grant_type) throw invalidRequest('Parâmetro grant_type ausente.');
+        if (form.grant_type !== 'client_credentials') {
+          throw new AppError(400, 'unsupported_grant_type', 'grant_type não suportado: use client_credentials.', { oauth: true });
+        }
+        return issueToken(ctx, { ...credentials, ip: request.ip });
+      },
+    );
+  });
+}

@@ -1,0 +1,61 @@
+// Client credentials → access token. Unknown client, wrong secret, inactive channel
+// and an IP outside the allow-list are indistinguishable to the caller (spec,
+// Authentication 5), and every one of them counts towards the brute-force guard.
+import { AppError } from '../errors.ts';
+import type { Context } from '../context.ts';
+import { addSeconds } from '../clock.ts';
+import { constantTimeEqual } from '../crypto/keys.ts';
+import { newAccessToken } from '../crypto/random.ts';
+import { findChannelByClientId } from '../channels/channels.repository.ts';
+import { hashClientSecret } from '../channels/channels.service.ts';
+import { isIpAllowed } from '../channels/ip-allow-list.ts';
+import { blockedFor, recordFailure } from './brute-force.ts';
+
+type Deps = Pick<Context, 'database' | 'clock' | 'config' | 'keys'>;
+
+export interface TokenRequest {
+  clientId: string;
+  clientSecret: string;
+  ip: string;
+  usedBasic: boolean;
+}
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+export const hashAccessToken = (deps: Pick<Context, 'keys'>, token: string): Buffer => deps.keys.hash('access-token', token);
+
+// Hashing a dummy secret for unknown clients keeps the work per request the same.
+const UNKNOWN_CLIENT_HASH = Buffer.alloc(32);
+
+export async function issueToken(deps: Deps, request: TokenRequest): Promise<IssuedToken> {
+  const retryAfter = await blockedFor(deps, request.clientId, request.ip);
+  if (retryAfter > 0) {
+    throw new AppError(429, 'too_many_attempts', `Muitas tentativas inválidas. Tente novamente em ${retryAfter} segundos.`, {
+      oauth: true,
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+
+  const channel = await findChannelByClientId(deps.database.db, request.clientId);
+  const presented = hashClientSecret(deps, request.clientSecret);
+  const secretMatches = constantTimeEqual(presented, channel ? Buffer.from(channel.secret_hash) : UNKNOWN_CLIENT_HASH);
+  if (!channel || !secretMatches || !channel.active || !isIpAllowed(request.ip, channel.allowed_cidrs)) {
+    await recordFailure(deps, request.clientId, request.ip);
+    throw new AppError(401, 'invalid_client', 'Credenciais do cliente inválidas.', {
+      oauth: true,
+      headers: request.usedBasic ? { 'www-authenticate': 'Basic realm="consigna", charset="UTF-8"' } : {},
+    });
+  }
+
+  const token = newAccessToken();
+  const ttl = deps.config.tokenTtlSeconds;
+  await deps.database.db
+    .insertInto('access_tokens')
+    .values({ token_hash: hashAccessToken(deps, token), channel_id: channel.id, expires_at: addSeconds(deps.clock.now(), ttl) })
+    .execute();
+  return { access_token: token, token_type: 'Bearer', expires_in: ttl };
+}

@@ -1,0 +1,100 @@
+// Channel administration, used by the `consigna channels …` commands and by the
+// demo channel of `npm start`. Client secrets are shown once and stored as keyed hashes.
+import type { Context } from '../context.ts';
+import { newClientId, newClientSecret, uuidv7 } from '../crypto/random.ts';
+import { normalizeCidr } from './ip-allow-list.ts';
+import { countChannels, findChannelById, insertChannel, listChannels, updateChannel, type ChannelRow } from './channels.repository.ts';
+
+export class ChannelInputError extends Error {}
+
+export interface Channel {
+  id: string;
+  name: string;
+  clientId: string;
+  active: boolean;
+  allowedCidrs: string[];
+  createdAt: Date;
+}
+
+export interface IssuedCredentials {
+  canalId: string;
+  nome: string;
+  clientId: string;
+  clientSecret: string;
+  ipsPermitidos: string[];
+}
+
+type Deps = Pick<Context, 'database' | 'keys' | 'clock'>;
+
+export const hashClientSecret = (deps: Pick<Context, 'keys'>, secret: string): Buffer => deps.keys.hash('client-secret', secret);
+
+export async function createChannel(deps: Deps, input: { name: string; allowIps?: string[] }): Promise<IssuedCredentials> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > 200) throw new ChannelInputError('--name must have 1 to 200 characters');
+  const allowed = (input.allowIps ?? []).flatMap((entry) => entry.split(',')).filter((e) => e.trim() !== '');
+  const cidrs = allowed.map((entry) => {
+    const cidr = normalizeCidr(entry);
+    if (!cidr) throw new ChannelInputError(`--allow-ip ${entry}: not an IPv4/IPv6 address or CIDR`);
+    return cidr;
+  });
+  const clientSecret = newClientSecret();
+  const now = deps.clock.now();
+  const row: ChannelRow = {
+    id: uuidv7(),
+    name,
+    client_id: newClientId(),
+    secret_hash: hashClientSecret(deps, clientSecret),
+    active: true,
+    allowed_cidrs: cidrs,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertChannel(deps.database.db, row);
+  return { canalId: row.id, nome: name, clientId: row.client_id, clientSecret, ipsPermitidos: cidrs };
+}
+
+export async function setChannelActive(deps: Deps, id: string, active: boolean): Promise<Channel> {
+  await requireChannel(deps, id);
+  await updateChannel(deps.database.db, id, { active, updated_at: deps.clock.now() });
+  return toChannel((await findChannelById(deps.database.db, id))!);
+}
+
+/** A new secret replaces the old one at once, and tokens issued with the old one stop working. */
+export async function rotateClientSecret(deps: Deps, id: string): Promise<IssuedCredentials> {
+  const channel = await requireChannel(deps, id);
+  const clientSecret = newClientSecret();
+  await deps.database.db.transaction().execute(async (tx) => {
+    await updateChannel(tx, id, { secret_hash: hashClientSecret(deps, clientSecret), updated_at: deps.clock.now() });
+    await tx.deleteFrom('access_tokens').where('channel_id', '=', id).execute();
+  });
+  return {
+    canalId: channel.id,
+    nome: channel.name,
+    clientId: channel.client_id,
+    clientSecret,
+    ipsPermitidos: channel.allowed_cidrs,
+  };
+}
+
+export async function getChannels(deps: Deps): Promise<Channel[]> {
+  return (await listChannels(deps.database.db)).map(toChannel);
+}
+
+export const hasChannels = async (deps: Deps): Promise<boolean> => (await countChannels(deps.database.db)) > 0;
+
+async function requireChannel(deps: Deps, id: string): Promise<ChannelRow> {
+  const channel = /^[0-9a-f-]{36}$/i.test(id) ? await findChannelById(deps.database.db, id) : undefined;
+  if (!channel) throw new ChannelInputError(`channel ${id} not found`);
+  return channel;
+}
+
+function toChannel(row: ChannelRow): Channel {
+  return {
+    id: row.id,
+    name: row.name,
+    clientId: row.client_id,
+    active: row.active,
+    allowedCidrs: row.allowed_cidrs,
+    createdAt: row.created_at,
+  };
+}

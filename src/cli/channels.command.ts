@@ -1,0 +1,86 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../config/config.ts';
+import { openContext } from '../server.ts';
+import { createLogger } from '../observability/logger.ts';
+import { normalizeCidr } from '../channels/ip-allow-list.ts';
+import { ChannelInputError, createChannel, getChannels, rotateClientSecret, setChannelActive } from '../channels/channels.service.ts';
+
+export async function runChannelsCommand(config: Config, argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'allow-ip': { type: 'string', multiple: true },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const known = ['create', 'list', 'deactivate', 'activate', 'rotate-secret'];
+  if (!sub || !known.includes(sub)) throw new ChannelInputError(`expected one of: channels ${known.join(' | ')}`);
+  if (sub === 'create' && !values.name) throw new ChannelInputError('channels create needs --name NAME');
+  const id = positionals[0];
+  if (['deactivate', 'activate', 'rotate-secret'].includes(sub) && !id) throw new ChannelInputError(`channels ${sub} needs the channel ID`);
+
+  for (const entry of values['allow-ip'] ?? []) {
+    for (const part of entry.split(',')) {
+      if (part.trim() && !normalizeCidr(part)) throw new ChannelInputError(`--allow-ip ${part}: not an IPv4/IPv6 address or CIDR`);
+    }
+  }
+
+  const ctx = await openContext(config, { log: createLogger('warn') });
+  try {
+    switch (sub) {
+      case 'create': {
+        const issued = await createChannel(ctx, { name: values.name!, allowIps: values['allow-ip'] ?? [] });
+        printCredentials(issued, values.json ?? false, 'Channel created.');
+        return 0;
+      }
+      case 'list': {
+        const channels = await getChannels(ctx);
+        if (values.json) {
+          console.log(JSON.stringify(channels.map((c) => ({ canalId: c.id, nome: c.name, clientId: c.clientId, ativo: c.active, ipsPermitidos: c.allowedCidrs, criadoEm: c.createdAt.toISOString() })), null, 2));
+        } else if (channels.length === 0) {
+          console.log('No channels yet: consigna channels create --name NAME');
+        } else {
+          for (const c of channels) {
+            console.log(`${c.id}  ${c.active ? 'active  ' : 'inactive'}  ${c.clientId}  ${c.name}${c.allowedCidrs.length ? `  [${c.allowedCidrs.join(', ')}]` : ''}`);
+          }
+        }
+        return 0;
+      }
+      case 'deactivate':
+      case 'activate': {
+        const channel = await setChannelActive(ctx, id!, sub === 'activate');
+        console.log(`Channel ${channel.id} (${channel.name}) is now ${channel.active ? 'active' : 'inactive'}.`);
+        return 0;
+      }
+      case 'rotate-secret': {
+        const issued = await rotateClientSecret(ctx, id!);
+        printCredentials(issued, values.json ?? false, 'New client secret issued; the previous one and its tokens no longer work.');
+        return 0;
+      }
+    }
+    return 1;
+  } finally {
+    await ctx.release();
+  }
+}
+
+export function printCredentials(
+  issued: { canalId: string; nome: string; clientId: string; clientSecret: string; ipsPermitidos: string[] },
+  json: boolean,
+  title: string,
+): void {
+  if (json) {
+    console.log(JSON.stringify(issued, null, 2));
+    return;
+  }
+  console.log(`${title}
+  canalId:       ${issued.canalId}
+  name:          ${issued.nome}
+  client_id:     ${issued.clientId}
+  client_secret: ${issued.clientSecret}
+  allowed IPs:   ${issued.ipsPermitidos.length ? issued.ipsPermitidos.join(', ') : 'any'}
+The client_secret is shown only now: keep it in a secret store.`);
+}

@@ -1,0 +1,84 @@
+// The `consigna` command line: run the service's roles, apply migrations and manage
+// channels. Operator-facing text is English; channel-facing text elsewhere is pt-BR.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config/config.ts';
+import { DataDirBusyError } from '../db/data-dir-lock.ts';
+import { ChannelInputError } from '../channels/channels.service.ts';
+import { runChannelsCommand } from './channels.command.ts';
+import { runServe } from './serve.command.ts';
+import { openContext } from '../server.ts';
+import { isDbUnavailable } from '../db/unavailable.ts';
+
+const USAGE = `Usage: consigna <command>
+
+Service:
+  serve [--demo]        API, hosted pages, docs, webhook worker and sweeper in one process
+                        (--demo creates a demo channel on the first start and prints its credentials)
+  api                   HTTP only (API, hosted pages, docs)
+  worker                webhook delivery only
+  migrate               apply database migrations and exit
+
+Channels:
+  channels create --name NAME [--allow-ip CIDR]... [--json]
+  channels list [--json]
+  channels deactivate ID
+  channels activate ID
+  channels rotate-secret ID [--json]
+
+Configuration comes from environment variables; see README.md.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve': {
+      const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
+      return runServe(config, { api: true, worker: true, sweeper: true }, { demo: values.demo ?? false });
+    }
+    case 'api':
+      return runServe(config, { api: true, worker: false, sweeper: true }, { demo: false });
+    case 'worker':
+      return runServe(config, { api: false, worker: true, sweeper: true }, { demo: false });
+    case 'migrate':
+      return runMigrate(config);
+    case 'channels':
+      return runChannelsCommand(config, rest);
+    default:
+      console.error(`Unknown command: ${command}\n\n${USAGE}`);
+      return 1;
+  }
+}
+
+async function runMigrate(config: Config): Promise<number> {
+  const ctx = await openContext(config, { log: undefined });
+  await ctx.release();
+  console.log('Migrations applied.');
+  return 0;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else if (error instanceof DataDirBusyError || error instanceof ChannelInputError) {
+    console.error(`Error: ${error.message}`);
+  } else if (error instanceof Error && 'code' in error && (error as { code: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    console.error(`Error: ${error.message}\n\n${USAGE}`);
+  } else {
+    console.error(`Error: ${describeStartupError(error)}`);
+  }
+  process.exitCode = 1;
+}
+
+function describeStartupError(error: unknown): string {
+  if (isDbUnavailable(error)) return 'cannot reach the database: check DATABASE_URL and that PostgreSQL is running';
+  const code = (error as { code?: unknown }).code;
+  if (code === '3D000') return 'the database named in DATABASE_URL does not exist';
+  if (code === '28P01' || code === '28000') return 'the database refused the credentials in DATABASE_URL';
+  return error instanceof Error ? error.message : String(error);
+}

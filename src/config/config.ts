@@ -1,0 +1,248 @@
+// The one place that reads the environment. Everything else receives a frozen Config.
+import path from 'node:path';
+import { isIP } from 'node:net';
+
+export type Ambiente = 'SANDBOX' | 'REAL';
+export type TrustProxy = boolean | number | string[];
+
+export interface RateLimit {
+  /** Requests allowed per window. 0 disables the limit. */
+  max: number;
+  windowSeconds: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  ambiente: Ambiente;
+  /** Raw CONSIGNA_MASTER_KEY when given; otherwise the embedded data folder provides one. */
+  masterKey: Buffer | undefined;
+  linkTtlSeconds: number;
+  tokenTtlSeconds: number;
+  retryDelaysSeconds: readonly number[];
+  allowInsecureWebhooks: boolean;
+  trustProxy: TrustProxy;
+  logLevel: string;
+  authGuard: {
+    maxPerClient: number;
+    maxPerIp: number;
+    windowSeconds: number;
+    blockSeconds: number;
+  };
+  rateLimits: {
+    api: RateLimit;
+    inbox: RateLimit;
+    journey: RateLimit;
+  };
+  pgPoolSize: number;
+  worker: {
+    concurrency: number;
+    leaseSeconds: number;
+    pollSeconds: number;
+    deliveryTimeoutMs: number;
+  };
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and validates every variable at once, so an operator sees all problems in one go. */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const problems: string[] = [];
+  const read = new Reader(env, problems);
+
+  const port = read.int('PORT', 3000, { min: 0, max: 65535 });
+  const host = read.string('HOST', '0.0.0.0');
+  const publicBaseUrl = read.url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']);
+  const databaseUrl = read.optionalUrl('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const dataDir = path.resolve(cwd, read.string('CONSIGNA_DATA_DIR', './data'));
+  const ambiente = read.oneOf('CONSIGNA_AMBIENTE', ['SANDBOX', 'REAL'] as const, 'SANDBOX');
+  const masterKey = read.masterKey('CONSIGNA_MASTER_KEY');
+  const allowInsecureWebhooks = read.bool('CONSIGNA_ALLOW_INSECURE_WEBHOOKS', false);
+
+  if (ambiente === 'REAL') {
+    problems.push(
+      'CONSIGNA_AMBIENTE: REAL is not available yet: no bank connector exists; use SANDBOX',
+    );
+    if (allowInsecureWebhooks) {
+      problems.push('CONSIGNA_ALLOW_INSECURE_WEBHOOKS: must not be true when CONSIGNA_AMBIENTE is REAL');
+    }
+  }
+  if (databaseUrl && !masterKey && env.CONSIGNA_MASTER_KEY === undefined) {
+    problems.push(
+      'CONSIGNA_MASTER_KEY: required with DATABASE_URL (32 bytes as 64 hex characters or base64); generate one with: openssl rand -hex 32',
+    );
+  }
+
+  const config: Config = {
+    port,
+    host,
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    databaseUrl,
+    dataDir,
+    ambiente,
+    masterKey,
+    linkTtlSeconds: read.int('CONSIGNA_LINK_TTL_SECONDS', 604_800, { min: 60 }),
+    tokenTtlSeconds: read.int('CONSIGNA_TOKEN_TTL_SECONDS', 3600, { min: 1, max: 86_400 }),
+    retryDelaysSeconds: read.intList('CONSIGNA_RETRY_DELAYS', [60, 300, 1800, 7200, 21_600, 86_400], 6),
+    allowInsecureWebhooks,
+    trustProxy: read.trustProxy('CONSIGNA_TRUST_PROXY'),
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    authGuard: {
+      maxPerClient: read.int('CONSIGNA_AUTH_MAX_PER_CLIENT', 10, { min: 1 }),
+      maxPerIp: read.int('CONSIGNA_AUTH_MAX_PER_IP', 30, { min: 1 }),
+      windowSeconds: read.int('CONSIGNA_AUTH_WINDOW_SECONDS', 900, { min: 1 }),
+      blockSeconds: read.int('CONSIGNA_AUTH_BLOCK_SECONDS', 900, { min: 1 }),
+    },
+    rateLimits: {
+      api: read.rateLimit('CONSIGNA_RATE_LIMIT_API', { max: 6000, windowSeconds: 60 }),
+      inbox: read.rateLimit('CONSIGNA_RATE_LIMIT_INBOX', { max: 600, windowSeconds: 60 }),
+      journey: read.rateLimit('CONSIGNA_RATE_LIMIT_JOURNEY', { max: 300, windowSeconds: 60 }),
+    },
+    pgPoolSize: read.int('CONSIGNA_PG_POOL_SIZE', 20, { min: 1, max: 500 }),
+    worker: {
+      concurrency: read.int('CONSIGNA_WORKER_CONCURRENCY', 64, { min: 1, max: 4096 }),
+      leaseSeconds: read.int('CONSIGNA_WORKER_LEASE_SECONDS', 60, { min: 15 }),
+      pollSeconds: read.int('CONSIGNA_WORKER_POLL_SECONDS', 5, { min: 1 }),
+      deliveryTimeoutMs: read.int('CONSIGNA_DELIVERY_TIMEOUT_MS', 10_000, { min: 100, max: 10_000 }),
+    },
+    shutdownTimeoutMs: read.int('CONSIGNA_SHUTDOWN_TIMEOUT_MS', 15_000, { min: 0 }),
+  };
+  if (config.worker.leaseSeconds * 1000 < config.worker.deliveryTimeoutMs * 3) {
+    problems.push('CONSIGNA_WORKER_LEASE_SECONDS: must be at least three times the delivery timeout');
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+class Reader {
+  private readonly env: Env;
+  private readonly problems: string[];
+  constructor(env: Env, problems: string[]) {
+    this.env = env;
+    this.problems = problems;
+  }
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  int(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      this.problems.push(`${name}: expected an integer from ${min} to ${max}, got "${value}"`);
+      return fallback;
+    }
+    return Number(value);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+    this.problems.push(`${name}: expected true or false, got "${value}"`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(value)) {
+      this.problems.push(`${name}: expected one of ${allowed.join(', ')}, got "${value}"`);
+      return fallback;
+    }
+    return value as T;
+  }
+
+  url(name: string, fallback: string, protocols: string[]): string {
+    return this.optionalUrl(name, protocols) ?? fallback;
+  }
+
+  optionalUrl(name: string, protocols: string[]): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      // Never echo the value: a DATABASE_URL carries a password.
+      this.problems.push(`${name}: not a valid URL`);
+      return undefined;
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      this.problems.push(`${name}: expected a ${protocols.join(' or ')} URL`);
+      return undefined;
+    }
+    return value;
+  }
+
+  intList(name: string, fallback: number[], length: number): number[] {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parts = value.split(',').map((p) => p.trim());
+    if (parts.length !== length || parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1)) {
+      this.problems.push(
+        `${name}: expected ${length} comma-separated positive integers (seconds), got "${value}"`,
+      );
+      return fallback;
+    }
+    return parts.map(Number);
+  }
+
+  masterKey(name: string): Buffer | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+    if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(value) && !/^[A-Za-z0-9+/_-]+={0,2}$/.test(value))) {
+      this.problems.push(`${name}: expected 32 bytes as 64 hex characters or base64`);
+      return undefined;
+    }
+    return key;
+  }
+
+  trustProxy(name: string): TrustProxy {
+    const value = this.raw(name);
+    if (value === undefined || value === 'false') return false;
+    if (value === 'true') return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(',').map((p) => p.trim());
+    const bad = entries.filter((e) => !isIP(e.split('/')[0] ?? ''));
+    if (bad.length > 0) {
+      this.problems.push(`${name}: expected true, false, a hop count or a list of proxy addresses/CIDRs`);
+      return false;
+    }
+    return entries;
+  }
+
+  rateLimit(name: string, fallback: RateLimit): RateLimit {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const match = /^(\d+)\/(\d+)$/.exec(value);
+    if (!match || Number(match[2]) < 1) {
+      this.problems.push(`${name}: expected "<requests>/<seconds>", e.g. 600/60 (0/60 disables), got "${value}"`);
+      return fallback;
+    }
+    return { max: Number(match[1]), windowSeconds: Number(match[2]) };
+  }
+}

@@ -1,0 +1,42 @@
+// Identifiers and secrets. base62 keeps them copy-paste safe (no +/= or URL escaping).
+import { randomBytes, randomFillSync } from 'node:crypto';
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Uniform base62 string: rejection sampling avoids the modulo bias of `byte % 62`. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export const newClientId = (): string => `cid_${randomBase62(24)}`;
+export const newClientSecret = (): string => `csk_${randomBase62(48)}`;
+export const newAccessToken = (): string => `cat_${randomBase62(48)}`;
+export const newInboxToken = (): string => `sbx_${randomBase62(32)}`;
+/** 43 base62 characters carry 256 bits: far above the 128 the link url needs. */
+export const newLinkToken = (): string => randomBase62(43);
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+const uuidBytes = Buffer.alloc(16);
+
+/**
+ * UUIDv7 (RFC 9562): time-ordered, so inserts of links, events and deliveries land at
+ * the right edge of their b-tree indexes instead of scattering over the whole index.
+ */
+export function uuidv7(now = Date.now()): string {
+  randomFillSync(uuidBytes);
+  uuidBytes.writeUIntBE(now, 0, 6);
+  uuidBytes[6] = 0x70 | (uuidBytes[6]! & 0x0f);
+  uuidBytes[8] = 0x80 | (uuidBytes[8]! & 0x3f);
+  const hex = uuidBytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => UUID.test(value);

@@ -1,0 +1,235 @@
+// One Kysely instance over either PostgreSQL (pg pool) or PGlite (embedded), with
+// the same SQL. Also the notification channel (LISTEN/NOTIFY) that wakes workers.
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import type { Logger } from 'pino';
+import type { Tables } from './tables.ts';
+
+export type DB = Kysely<Tables>;
+
+export interface Database {
+  readonly db: DB;
+  readonly kind: 'postgres' | 'pglite';
+  /**
+   * Subscribes to a NOTIFY channel. `onReconnect` runs after the listening
+   * connection was lost and re-established: notifications may have been missed.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  /** True when a trivial query answers. */
+  ping(): Promise<boolean>;
+  /** A transaction that can also run multi-statement scripts (migrations). */
+  scriptTransaction<T>(fn: (tx: ScriptTx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface ScriptTx {
+  query<R>(text: string, params?: unknown[]): Promise<R[]>;
+  exec(script: string): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  /** Data folder for PGlite; 'memory' keeps everything in memory (tests). */
+  dataDir?: string;
+  poolSize?: number;
+  log?: Logger;
+  /** PostgreSQL schema to use (tests isolate themselves this way). */
+  searchPath?: string;
+}
+
+// int8 (count(*), sums) as number: every int8 here is a count far below 2^53.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options);
+}
+
+async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 20,
+    // Fail a request fast when the server is down instead of queueing it forever.
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+    // A query that hangs (network partition) gives its connection back after this.
+    query_timeout: 15_000,
+    application_name: 'consigna',
+    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+  });
+  // An idle client losing its server emits here; without a listener it would crash the process.
+  pool.on('error', (error) => options.log?.warn({ err: { message: error.message } }, 'idle database connection lost'));
+
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const listener = new PgListener(url, options);
+
+  return {
+    db,
+    kind: 'postgres',
+    listen: (channel, onNotify, onReconnect) => listener.listen(channel, onNotify, onReconnect),
+    ping: () => pingDb(db),
+    async scriptTransaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn({
+          query: async (text, params) => (await client.query(text, params)).rows,
+          exec: async (script) => void (await client.query(script)),
+        });
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await listener.close();
+      await db.destroy();
+    },
+  };
+}
+
+async function openPglite(options: OpenOptions): Promise<Database> {
+  const dataDir = options.dataDir && options.dataDir !== 'memory' ? options.dataDir : undefined;
+  const pglite = await PGlite.create(dataDir);
+  const db = new Kysely<Tables>({ dialect: new PGliteDialect({ pglite }) });
+  return {
+    db,
+    kind: 'pglite',
+    // PGlite's notifications are in-process: the only listener is this process.
+    async listen(channel, onNotify) {
+      const unsubscribe = await pglite.listen(channel, onNotify);
+      return async () => {
+        if (!pglite.closed) await unsubscribe();
+      };
+    },
+    ping: () => pingDb(db),
+    scriptTransaction: (fn) =>
+      pglite.transaction((tx) =>
+        fn({
+          query: async (text, params) => (await tx.query(text, params)).rows as never[],
+          exec: async (script) => void (await tx.exec(script)),
+        }),
+      ),
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function pingDb(db: DB): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type Subscriber = { onNotify: (payload: string) => void; onReconnect: (() => void) | undefined };
+
+/**
+ * A dedicated connection for LISTEN, outside the pool (a pooled client would be
+ * recycled and lose its subscriptions). Reconnects with backoff when the server
+ * goes away and tells subscribers, who then poll for what they missed.
+ */
+class PgListener {
+  private client: pg.Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly url: string;
+  private readonly options: OpenOptions;
+
+  constructor(url: string, options: OpenOptions) {
+    this.url = url;
+    this.options = options;
+  }
+
+  async listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void) {
+    const subscriber: Subscriber = { onNotify, onReconnect };
+    let set = this.subscribers.get(channel);
+    const isNew = !set;
+    if (!set) {
+      set = new Set();
+      this.subscribers.set(channel, set);
+    }
+    set.add(subscriber);
+    if (!this.client) {
+      await this.connect();
+    } else if (isNew) {
+      await this.client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    }
+    return async () => {
+      set.delete(subscriber);
+      if (set.size === 0) {
+        this.subscribers.delete(channel);
+        await this.client?.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => {});
+      }
+    };
+  }
+
+  private connect(): Promise<void> {
+    this.connecting ??= this.doConnect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async doConnect(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.url,
+      connectionTimeoutMillis: 3000,
+      keepAlive: true,
+      application_name: 'consigna-listener',
+      ...(this.options.searchPath ? { options: `-c search_path=${this.options.searchPath}` } : {}),
+    });
+    client.on('notification', (message) => {
+      for (const s of this.subscribers.get(message.channel) ?? []) s.onNotify(message.payload ?? '');
+    });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      client.removeAllListeners('notification');
+      void client.end().catch(() => {});
+      this.scheduleReconnect(250);
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    await client.connect();
+    for (const channel of this.subscribers.keys()) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    this.client = client;
+  }
+
+  private scheduleReconnect(delayMs: number): void {
+    if (this.closed || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.connect().then(
+        () => {
+          this.options.log?.info('database notifications listening again');
+          for (const set of this.subscribers.values()) for (const s of set) s.onReconnect?.();
+        },
+        () => this.scheduleReconnect(Math.min(delayMs * 2, 5000)),
+      );
+    }, delayMs);
+    this.retryTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+}
+
+/** NOTIFY inside the caller's transaction: delivered on commit, dropped on rollback. */
+export function notify(db: DB, channel: string, payload = ''): Promise<unknown> {
+  return sql`select pg_notify(${channel}, ${payload})`.execute(db);
+}

@@ -1,0 +1,77 @@
+// Row types of every table, as Kysely sees them. bytea comes back as Buffer from pg
+// and as Uint8Array from PGlite, hence Uint8Array here.
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date, Date>;
+
+export interface ChannelsTable {
+  id: string;
+  name: string;
+  client_id: string;
+  secret_hash: Uint8Array;
+  active: boolean;
+  allowed_cidrs: string[];
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccessTokensTable {
+  token_hash: Uint8Array;
+  channel_id: string;
+  expires_at: Timestamp;
+}
+
+export interface AuthFailuresTable {
+  scope: 'client' | 'ip';
+  key: string;
+  window_start: Timestamp;
+  failures: number;
+  blocked_until: Timestamp | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface LinksTable {
+  id: string;
+  channel_id: string;
+  ambiente: string;
+  token_hash: Uint8Array;
+  cpf_sealed: Uint8Array;
+  cpf_hash: Uint8Array;
+  cpf_masked: string;
+  celular_sealed: Uint8Array | null;
+  referencia_externa: string | null;
+  status: string;
+  expira_em: Timestamp;
+  criado_em: Timestamp;
+  aberto_em: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  channel_id: string;
+  key: string;
+  fingerprint: Uint8Array;
+  link_id: string;
+  response_sealed: Uint8Array;
+  created_at: Timestamp;
+}
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: Generated<Date>;
+}
+
+export interface Tables {
+  channels: ChannelsTable;
+  access_tokens: AccessTokensTable;
+  auth_failures: AuthFailuresTable;
+  settings: SettingsTable;
+  links: LinksTable;
+  idempotency_keys: IdempotencyKeysTable;
+  schema_migrations: SchemaMigrationsTable;
+}

@@ -1,0 +1,84 @@
+// The one place where errors become HTTP answers. 5xx answers never carry internals.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, dbUnavailable } from '../errors.ts';
+import { isDbUnavailable } from '../db/unavailable.ts';
+import { messageFor } from './messages.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Maps a body/query field to the error code of its 400 (decisions §1). */
+    fieldCodes?: Record<string, string>;
+    /** Errors of this route use the OAuth body (token endpoint). */
+    oauth?: boolean;
+  }
+}
+
+type AjvError = { instancePath: string; keyword: string; params: Record<string, unknown> };
+
+export function toAppError(error: FastifyError | AppError | Error, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
+  const config = request.routeOptions.config;
+  const fastifyError = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
+
+  if (fastifyError.validation) {
+    if (fastifyError.validationContext === 'params') return new AppError(404, 'nao_encontrado', 'Recurso não encontrado.');
+    const first = fastifyError.validation[0];
+    const field = first ? fieldOf(first) : undefined;
+    const code = (field && config.fieldCodes?.[field]) ?? 'requisicao_invalida';
+    const message =
+      code === 'requisicao_invalida' ? describe(first, fastifyError.validationContext) : messageFor(code);
+    return new AppError(400, code, message);
+  }
+  if (isDbUnavailable(error)) return dbUnavailable();
+
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'corpo_muito_grande', 'Corpo da requisição acima do limite permitido.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(400, 'requisicao_invalida', 'Tipo de conteúdo não suportado: envie application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError(400, 'requisicao_invalida', 'Corpo JSON vazio.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError(400, 'requisicao_invalida', 'Corpo não é um JSON válido.');
+  }
+  if (error instanceof SyntaxError || fastifyError.code?.startsWith('FST_ERR_CTP')) {
+    return new AppError(400, 'requisicao_invalida', 'Corpo da requisição inválido.');
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new AppError(status, 'requisicao_invalida', 'Requisição inválida.');
+  }
+  return new AppError(500, 'erro_interno', 'Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.');
+}
+
+function fieldOf(error: AjvError): string | undefined {
+  if (error.keyword === 'required') return String(error.params.missingProperty);
+  const segment = error.instancePath.split('/')[1];
+  return segment === undefined || segment === '' ? undefined : decodeURIComponent(segment);
+}
+
+function describe(error: AjvError | undefined, context: string | undefined): string {
+  if (!error) return 'Requisição inválida.';
+  if (error.keyword === 'additionalProperties') {
+    return `Campo não permitido: ${String(error.params.additionalProperty)}.`;
+  }
+  if (error.instancePath === '' && error.keyword === 'type') {
+    return context === 'body' ? 'O corpo deve ser um objeto JSON.' : 'Requisição inválida.';
+  }
+  const field = fieldOf(error);
+  return field ? `Campo inválido: ${field}.` : 'Requisição inválida.';
+}
+
+const OAUTH_CODES: Record<string, string> = {
+  db_unavailable: 'temporarily_unavailable',
+  erro_interno: 'server_error',
+};
+
+export function sendError(error: AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.code(error.status).headers(error.headers);
+  if (request.routeOptions.config.oauth) {
+    const code = error.oauth ? error.code : (OAUTH_CODES[error.code] ?? 'invalid_request');
+    return reply.send({ error: code, error_description: error.message, requestId: request.id });
+  }
+  return reply.send({ code: error.code, message: error.message, requestId: request.id });
+}

@@ -1,0 +1,16 @@
+// pt-BR messages for the codes a schema violation can produce. Domain code builds its
+// own messages; these cover what the HTTP layer detects before a handler runs.
+export const FIELD_MESSAGES: Record<string, string> = {
+  cpf_invalido: 'CPF inválido: informe 11 dígitos, somente números, com dígitos verificadores válidos.',
+  celular_invalido: 'Celular inválido: informe DDD válido + 9 dígitos começando por 9, somente números (ex.: 11987654321).',
+  idempotency_key_invalida: 'Idempotency-Key inválida: use de 8 a 100 caracteres entre letras, dígitos e _ . : -',
+  status_invalido: 'Status inválido.',
+  limite_invalido: 'Parâmetro limite inválido: informe um inteiro de 1 a 100.',
+  url_invalida: 'URL inválida.',
+  eventos_invalidos: 'Lista de eventos inválida.',
+  requisicao_invalida: 'Requisição inválida.',
+};
+
+export function messageFor(code: string): string {
+  return FIELD_MESSAGES[code] ?? FIELD_MESSAGES.requisicao_invalida!;
+}

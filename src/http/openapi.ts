@@ -1,0 +1,61 @@
+// The OpenAPI 3.1 document is generated from the routes' TypeBox schemas, so the
+// contract served at /openapi.yaml cannot drift from the code that validates and
+// serializes. The API reference UI is served from local assets (no internet).
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { App } from './app.ts';
+import type { Context } from '../context.ts';
+
+export const API_DESCRIPTION = `
+API da **Consigna** para canais de distribuição de crédito consignado privado (CLT).
+
+O canal troca \`client_id\`/\`client_secret\` por um token (\`POST /v1/oauth/token\`), cria um link de
+contratação (\`POST /v1/links\`), envia a URL ao cliente e acompanha a proposta por
+\`GET /v1/links/{id}\` e por webhooks assinados.
+
+- Erros: corpo \`{ code, message, requestId }\` (mensagens em pt-BR); todo response traz \`X-Request-Id\`.
+- O endpoint de token usa o corpo OAuth 2.0 (\`error\`, \`error_description\`, \`requestId\`).
+- Datas em ISO 8601 UTC com milissegundos. Campos opcionais sem valor são omitidos.
+- Respostas com segredo ou URL de cliente trazem \`Cache-Control: no-store\` (todas as respostas \`/v1\` trazem).
+- Banco indisponível em qualquer endpoint: 503 \`db_unavailable\` com \`Retry-After\`.
+- Rota desconhecida: 404 \`nao_encontrado\`. Erro inesperado: 500 \`erro_interno\` (sem detalhes internos).
+`.trim();
+
+export async function registerOpenApi(app: App, ctx: Context): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Consigna API',
+        version: '1.0.0',
+        description: API_DESCRIPTION,
+      },
+      servers: [{ url: ctx.config.publicBaseUrl, description: ctx.config.ambiente === 'SANDBOX' ? 'Sandbox' : 'Produção' }],
+      tags: [
+        { name: 'Autenticação', description: 'Token de acesso (client credentials).' },
+        { name: 'Canal', description: 'Identidade do canal.' },
+        { name: 'Links', description: 'Links de contratação e proposta.' },
+        { name: 'Webhooks', description: 'Registro, segredo, entregas e evento de teste.' },
+        { name: 'Sandbox', description: 'Simulador de proposta e receptor de testes.' },
+        { name: 'Operação', description: 'Saúde e prontidão do serviço.' },
+      ],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Token obtido em POST /v1/oauth/token (prefixo `cat_`, 3600 s).' },
+          basicAuth: { type: 'http', scheme: 'basic', description: 'client_id:client_secret (recomendado no endpoint de token).' },
+        },
+      },
+    },
+  });
+
+  await app.register(swaggerUi, {
+    routePrefix: '/docs/referencia',
+    staticCSP: true,
+    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
+  });
+
+  app.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
+  );
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.ts';
+import { usingPostgres } from '../helpers/db.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+// Runs in the PostgreSQL pass of the suite (DATABASE_URL set), on a private server
+// that the test stops and starts; the embedded database cannot be "stopped".
+describe.runIf(usingPostgres())('database unavailable (PostgreSQL)', () => {
+  let pgServer: PrivatePostgres;
+  let service: TestService;
+
+  beforeAll(async () => {
+    pgServer = await startPrivatePostgres();
+    service = await startTestService({ database: { url: pgServer.url, kind: 'postgres', drop: async () => {} } });
+  }, 120_000);
+  afterAll(async () => {
+    await service?.close().catch(() => {});
+    await pgServer?.destroy();
+  });
+
+  it('answers 503 db_unavailable while stopped and recovers when it is back', async () => {
+    const channel = await service.createChannel();
+    const headers = await service.bearer(channel);
+    expect((await service.inject({ method: 'GET', url: '/v1/ping', headers })).statusCode).toBe(200);
+
+    await pgServer.stop();
+    const down = await service.inject({ method: 'GET', url: '/v1/ping', headers });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ code: 'db_unavailable', message: expect.any(String), requestId: down.headers['x-request-id'] });
+    expect(down.headers['retry-after']).toBeDefined();
+    expect((await service.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+    const token = await service.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `grant_type=client_credentials&client_id=${channel.clientId}&client_secret=${channel.clientSecret}`,
+    });
+    expect(token.statusCode).toBe(503);
+    expect(token.json().error).toBe('temporarily_unavailable');
+    expect((await service.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+
+    await pgServer.start();
+    await waitFor(async () => (await service.inject({ method: 'GET', url: '/v1/ping', headers })).statusCode === 200, {
+      timeoutMs: 10_000,
+      what: 'ping to recover',
+    });
+    expect((await service.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+});

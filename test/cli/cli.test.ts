@@ -1,0 +1,163 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/service.ts';
+import { createTestDatabase, usingPostgres } from '../helpers/db.ts';
+import { rememberSecret } from '../helpers/secrets.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const run = promisify(execFile);
+const BIN = path.resolve(import.meta.dirname, '../../bin/consigna.js');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'consigna-cli-'));
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function consigna(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
+      env: { ...process.env, DATABASE_URL: '', CONSIGNA_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('consigna CLI (embedded database)', () => {
+  let canalId = '';
+
+  it('creates a channel and prints its credentials as JSON', async () => {
+    const result = await consigna(['channels', 'create', '--name', 'Promotora Sul', '--allow-ip', '10.0.0.0/8', '--allow-ip', '2001:db8::/32', '--json']);
+    expect(result.code).toBe(0);
+    const issued = JSON.parse(result.stdout);
+    rememberSecret(issued.clientSecret);
+    expect(issued).toEqual({
+      canalId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      nome: 'Promotora Sul',
+      clientId: expect.stringMatching(/^cid_[A-Za-z0-9]{24}$/),
+      clientSecret: expect.stringMatching(/^csk_[A-Za-z0-9]{48}$/),
+      ipsPermitidos: ['10.0.0.0/8', '2001:db8::/32'],
+    });
+    canalId = issued.canalId;
+    expect(fs.readFileSync(path.join(dataDir, 'master.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+    expect(fs.statSync(path.join(dataDir, 'master.key')).mode & 0o777).toBe(0o600);
+  });
+
+  it('lists, deactivates, activates and rotates', async () => {
+    const list = JSON.parse((await consigna(['channels', 'list', '--json'])).stdout);
+    expect(list).toEqual([expect.objectContaining({ canalId, nome: 'Promotora Sul', ativo: true })]);
+    expect(JSON.stringify(list)).not.toContain('csk_');
+
+    expect((await consigna(['channels', 'deactivate', canalId])).stdout).toContain('inactive');
+    expect(JSON.parse((await consigna(['channels', 'list', '--json'])).stdout)[0].ativo).toBe(false);
+    expect((await consigna(['channels', 'activate', canalId])).stdout).toContain('active');
+
+    const rotated = JSON.parse((await consigna(['channels', 'rotate-secret', canalId, '--json'])).stdout);
+    rememberSecret(rotated.clientSecret);
+    expect(rotated.clientSecret).toMatch(/^csk_/);
+  });
+
+  it('refuses bad input with exit code 1 and no stack trace', async () => {
+    for (const args of [
+      ['channels', 'create'],
+      ['channels', 'create', '--name', 'X', '--allow-ip', '300.1.1.1'],
+      ['channels', 'deactivate', '00000000-0000-0000-0000-000000000000'],
+      ['channels', 'explode'],
+      ['nope'],
+    ]) {
+      const result = await consigna(args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('stops with one line per wrong variable', async () => {
+    const result = await consigna(['migrate'], { PORT: 'x', CONSIGNA_AMBIENTE: 'PROD' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('PORT: expected an integer');
+    expect(result.stderr).toContain('CONSIGNA_AMBIENTE: expected one of SANDBOX, REAL');
+  });
+
+  it('says clearly that the data folder is busy while the service runs', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'serve', '--demo'], {
+      env: { ...process.env, DATABASE_URL: '', CONSIGNA_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += String(chunk)));
+    await waitFor(() => output.includes('listening'), { timeoutMs: 20_000, what: 'serve to start' });
+    // --demo creates its channel once per installation, even when others exist.
+    const secret = /client_secret: (\S+)/.exec(output)?.[1];
+    rememberSecret(secret);
+
+    const busy = await consigna(['channels', 'list']);
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toMatch(/data folder .* is in use by another Consigna process \(pid \d+\)/);
+    expect(busy.stderr).not.toMatch(/\n\s+at /);
+
+    child.kill('SIGTERM');
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect((await consigna(['channels', 'list'])).code).toBe(0);
+  });
+
+  it('npm start prints demo credentials only on the first start', async () => {
+    const again = fs.mkdtempSync(path.join(os.tmpdir(), 'consigna-demo-'));
+    const start = async () => {
+      const port = await freePort();
+      const child = spawn(process.execPath, [BIN, 'serve', '--demo'], {
+        env: { ...process.env, DATABASE_URL: '', CONSIGNA_DATA_DIR: again, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      });
+      children.push(child);
+      let output = '';
+      child.stdout!.on('data', (chunk) => (output += String(chunk)));
+      await waitFor(() => output.includes('listening'), { timeoutMs: 20_000, what: 'serve to start' });
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.on('exit', resolve));
+      return output;
+    };
+    const first = await start();
+    rememberSecret(/client_secret: (\S+)/.exec(first)?.[1]);
+    expect(first).toMatch(/client_id: +cid_/);
+    expect(first).toContain('/docs');
+    const second = await start();
+    expect(second).not.toContain('client_secret');
+    fs.rmSync(again, { recursive: true, force: true });
+  });
+});
+
+describe.runIf(usingPostgres())('consigna CLI (PostgreSQL)', () => {
+  it('requires a master key and manages channels at any time', async () => {
+    const database = await createTestDatabase();
+    try {
+      const missing = await consigna(['channels', 'list'], { DATABASE_URL: database.url! });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain('CONSIGNA_MASTER_KEY: required with DATABASE_URL');
+      const env = { DATABASE_URL: database.url!, CONSIGNA_MASTER_KEY: 'cd'.repeat(32) };
+      const [a, b] = await Promise.all([consigna(['migrate'], env), consigna(['migrate'], env)]);
+      expect([a.code, b.code]).toEqual([0, 0]);
+      const created = JSON.parse((await consigna(['channels', 'create', '--name', 'PG', '--json'], env)).stdout);
+      rememberSecret(created.clientSecret);
+      const list = JSON.parse((await consigna(['channels', 'list', '--json'], env)).stdout);
+      expect(list.map((c: { canalId: string }) => c.canalId)).toEqual([created.canalId]);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('fails fast and clearly when the database cannot be reached', async () => {
+    const port = await freePort();
+    const result = await consigna(['migrate'], { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/x`, CONSIGNA_MASTER_KEY: 'cd'.repeat(32) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('cannot reach the database');
+  });
+});

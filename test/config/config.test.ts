@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
+
+const problemsOf = (env: Record<string, string>): readonly string[] => {
+  try {
+    loadConfig(env, '/srv');
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({}, '/srv');
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      publicBaseUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      dataDir: '/srv/data',
+      ambiente: 'SANDBOX',
+      linkTtlSeconds: 604_800,
+      retryDelaysSeconds: [60, 300, 1800, 7200, 21_600, 86_400],
+      allowInsecureWebhooks: false,
+      trustProxy: false,
+      logLevel: 'info',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('derives the public base url from the port and strips a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }, '/srv').publicBaseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://sandbox.consigna.dev/' }, '/srv').publicBaseUrl).toBe('https://sandbox.consigna.dev');
+  });
+
+  it('reports one clear line per wrong variable, all at once', () => {
+    const problems = problemsOf({
+      PORT: 'abc',
+      PUBLIC_BASE_URL: 'ftp://x',
+      CONSIGNA_AMBIENTE: 'PROD',
+      CONSIGNA_RETRY_DELAYS: '1,2,3',
+      CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'sim',
+      LOG_LEVEL: 'loud',
+      CONSIGNA_LINK_TTL_SECONDS: '-5',
+    });
+    expect(problems).toHaveLength(7);
+    expect(problems[0]).toMatch(/^PORT: expected an integer/);
+    expect(problems.join('\n')).toMatch(/PUBLIC_BASE_URL: expected a http: or https: URL/);
+    expect(problems.join('\n')).toMatch(/CONSIGNA_AMBIENTE: expected one of SANDBOX, REAL/);
+    expect(problems.join('\n')).toMatch(/CONSIGNA_RETRY_DELAYS: expected 6 comma-separated/);
+    expect(problems.join('\n')).toMatch(/CONSIGNA_ALLOW_INSECURE_WEBHOOKS: expected true or false/);
+    expect(problems.join('\n')).toMatch(/LOG_LEVEL: expected one of/);
+    expect(problems.join('\n')).toMatch(/CONSIGNA_LINK_TTL_SECONDS/);
+  });
+
+  it('requires a master key with PostgreSQL and never echoes the database url', () => {
+    const problems = problemsOf({ DATABASE_URL: 'postgres://u:hunter2@db/consigna' });
+    expect(problems).toEqual([expect.stringMatching(/^CONSIGNA_MASTER_KEY: required with DATABASE_URL/)]);
+    const bad = problemsOf({ DATABASE_URL: 'mysql://u:hunter2@db/x', CONSIGNA_MASTER_KEY: 'a'.repeat(64) });
+    expect(bad.join()).not.toContain('hunter2');
+  });
+
+  it('validates the master key format', () => {
+    expect(problemsOf({ CONSIGNA_MASTER_KEY: 'short' })).toEqual([expect.stringMatching(/^CONSIGNA_MASTER_KEY: expected 32 bytes/)]);
+    expect(loadConfig({ CONSIGNA_MASTER_KEY: 'ab'.repeat(32) }, '/srv').masterKey).toHaveLength(32);
+    expect(loadConfig({ CONSIGNA_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') }, '/srv').masterKey).toHaveLength(32);
+  });
+
+  it('refuses REAL (no bank connector yet) and insecure webhooks in REAL', () => {
+    const problems = problemsOf({ CONSIGNA_AMBIENTE: 'REAL', CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'true' });
+    expect(problems).toEqual([
+      expect.stringMatching(/^CONSIGNA_AMBIENTE: REAL is not available yet/),
+      expect.stringMatching(/^CONSIGNA_ALLOW_INSECURE_WEBHOOKS: must not be true when CONSIGNA_AMBIENTE is REAL/),
+    ]);
+  });
+
+  it('parses retry delays and trust proxy forms', () => {
+    expect(loadConfig({ CONSIGNA_RETRY_DELAYS: '1,1,1,1,1,1' }, '/srv').retryDelaysSeconds).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(loadConfig({ CONSIGNA_TRUST_PROXY: 'true' }, '/srv').trustProxy).toBe(true);
+    expect(loadConfig({ CONSIGNA_TRUST_PROXY: '2' }, '/srv').trustProxy).toBe(2);
+    expect(loadConfig({ CONSIGNA_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }, '/srv').trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(problemsOf({ CONSIGNA_TRUST_PROXY: 'maybe' })).toHaveLength(1);
+  });
+});

@@ -1,0 +1,131 @@
+// A real service for tests: a real database (see db.ts), the real Fastify app, a
+// captured logger, and helpers that go through the public API like a channel would.
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { Writable } from 'node:stream';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig, type Config } from '../../src/config/config.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { deriveKeys } from '../../src/crypto/keys.ts';
+import { ManualClock, systemClock, type Clock } from '../../src/clock.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { buildApp, type App } from '../../src/http/app.ts';
+import type { Context } from '../../src/context.ts';
+import { createChannel, type IssuedCredentials } from '../../src/channels/channels.service.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+import { captureLogLine, rememberSecret } from './secrets.ts';
+
+export interface TestServiceOptions {
+  env?: Record<string, string>;
+  /** A ManualClock to control time; the system clock otherwise. */
+  clock?: Clock;
+  /** Listen on a real port (needed by browsers and outbound receivers). */
+  listen?: boolean;
+  /** Share another service's database server-side (PostgreSQL only: a new pool, like another process). */
+  database?: TestDatabase;
+  /** Reuse another service's open database (works on PGlite too). */
+  sameDatabaseAs?: TestService;
+}
+
+export interface TestService {
+  ctx: Context;
+  app: App;
+  config: Config;
+  clock: Clock;
+  database: TestDatabase;
+  baseUrl: string;
+  logs: string[];
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  createChannel(options?: { name?: string; allowIps?: string[] }): Promise<IssuedCredentials>;
+  token(channel: IssuedCredentials): Promise<string>;
+  bearer(channel: IssuedCredentials): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const database = options.sameDatabaseAs?.database ?? options.database ?? (await createTestDatabase());
+  const port = options.listen ? await freePort() : 3000;
+  const masterKey = options.env?.CONSIGNA_MASTER_KEY ?? options.sameDatabaseAs?.config.masterKey?.toString('hex') ?? sharedMasterKey;
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    CONSIGNA_MASTER_KEY: masterKey,
+    LOG_LEVEL: 'info',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      const line = String(chunk);
+      logs.push(line);
+      captureLogLine(line);
+      done();
+    },
+  });
+  const log = createLogger(config.logLevel, sink);
+  const shared = options.sameDatabaseAs?.ctx.database;
+  const db = shared ?? (await openDatabase({ databaseUrl: database.url, dataDir: 'memory', poolSize: config.pgPoolSize, log }));
+  if (!shared) await migrate(db);
+  const clock = options.clock ?? systemClock;
+  const ctx: Context = { config, database: db, keys: deriveKeys(Buffer.from(masterKey, 'hex')), clock, log };
+  const app = await buildApp(ctx);
+  if (options.listen) await app.listen({ port, host: '127.0.0.1' });
+  else await app.ready();
+
+  const service: TestService = {
+    ctx,
+    app,
+    config,
+    clock,
+    database,
+    baseUrl: config.publicBaseUrl,
+    logs,
+    inject: (injectOptions) => app.inject(injectOptions),
+    async createChannel(channelOptions = {}) {
+      const issued = await createChannel(ctx, { name: channelOptions.name ?? 'Canal de teste', allowIps: channelOptions.allowIps ?? [] });
+      rememberSecret(issued.clientSecret);
+      return issued;
+    },
+    async token(channel) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/v1/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: channel.clientId, client_secret: channel.clientSecret }).toString(),
+      });
+      if (response.statusCode !== 200) throw new Error(`token failed: ${response.statusCode} ${response.body}`);
+      const token = response.json<{ access_token: string }>().access_token;
+      rememberSecret(token);
+      return token;
+    },
+    async bearer(channel) {
+      return { authorization: `Bearer ${await service.token(channel)}` };
+    },
+    async close() {
+      await app.close();
+      if (shared) return;
+      await db.close();
+      if (!options.database) await database.drop();
+    },
+  };
+  return service;
+}
+
+// One key per test process; tests that need a specific key pass CONSIGNA_MASTER_KEY.
+const sharedMasterKey = randomBytes(32).toString('hex');
+
+export { ManualClock };
