@@ -4,6 +4,7 @@ import type { Database } from './db/database.ts';
 import type { Keys } from './crypto/keys.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './observability/logger.ts';
+import type { BankGateway } from './bank/bank-gateway.ts';
 
 export interface Context {
   config: Config;
@@ -11,4 +12,5 @@ export interface Context {
   keys: Keys;
   clock: Clock;
   log: Logger;
+  bank: BankGateway;
 }

@@ -11,6 +11,7 @@ import { systemClock, type Clock } from './clock.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { buildApp, type App } from './http/app.ts';
 import { startSweeper } from './sweeper.ts';
+import { createSandboxBank } from './bank/sandbox-bank.ts';
 
 export interface Roles {
   api: boolean;
@@ -54,6 +55,7 @@ export async function openContext(config: Config, options: { log?: Logger; clock
     keys: deriveKeys(masterKey!),
     clock: options.clock ?? systemClock,
     log,
+    bank: createSandboxBank({ signingBaseUrl: config.publicBaseUrl }),
     async release() {
       await database.close();
       unlock();

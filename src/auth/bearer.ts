@@ -6,6 +6,7 @@ import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { isIpAllowed } from '../channels/ip-allow-list.ts';
 import { hashAccessToken } from './token.service.ts';
+import { tokenCacheFor, watchChannelChanges, type TokenCache } from './token-cache.ts';
 
 export interface AuthenticatedChannel {
   id: string;
@@ -31,26 +32,37 @@ const unauthorized = (description: string) =>
 
 const forbidden = () => new AppError(403, 'forbidden', 'Acesso negado: canal inativo ou endereço IP não autorizado.');
 
-export function registerAuth(app: App, ctx: Context): void {
+export async function registerAuth(app: App, ctx: Context): Promise<void> {
+  const cache = tokenCacheFor(ctx.database);
+  const unwatch = await watchChannelChanges(ctx.database, ctx.log);
+  app.addHook('onClose', async () => unwatch());
   app.decorateRequest('channel', undefined);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.auth !== 'bearer') return;
-    request.channel = await authenticate(ctx, request);
+    request.channel = await authenticate(ctx, cache, request);
   });
 }
 
-async function authenticate(ctx: Context, request: FastifyRequest): Promise<AuthenticatedChannel> {
+async function authenticate(ctx: Context, cache: TokenCache, request: FastifyRequest): Promise<AuthenticatedChannel> {
   const header = request.headers.authorization;
   if (!header) throw unauthorized('token ausente');
   const token = TOKEN.exec(header)?.[1];
   if (!token) throw unauthorized('token invalido');
-  const row = await ctx.database.db
-    .selectFrom('access_tokens as t')
-    .innerJoin('channels as c', 'c.id', 't.channel_id')
-    .select(['c.id', 'c.name', 'c.active', 'c.allowed_cidrs', 't.expires_at'])
-    .where('t.token_hash', '=', hashAccessToken(ctx, token))
-    .executeTakeFirst();
-  if (!row || row.expires_at <= ctx.clock.now()) throw unauthorized('token invalido ou expirado');
-  if (!row.active || !isIpAllowed(request.ip, row.allowed_cidrs)) throw forbidden();
-  return { id: row.id, name: row.name };
+  const hash = hashAccessToken(ctx, token);
+  const key = hash.toString('base64');
+  let cached = cache.get(key);
+  if (!cached) {
+    const row = await ctx.database.db
+      .selectFrom('access_tokens as t')
+      .innerJoin('channels as c', 'c.id', 't.channel_id')
+      .select(['c.id', 'c.name', 'c.active', 'c.allowed_cidrs', 't.expires_at'])
+      .where('t.token_hash', '=', hash)
+      .executeTakeFirst();
+    if (!row) throw unauthorized('token invalido ou expirado');
+    cached = { channelId: row.id, name: row.name, active: row.active, allowedCidrs: row.allowed_cidrs, expiresAt: row.expires_at };
+    cache.set(key, cached);
+  }
+  if (cached.expiresAt <= ctx.clock.now()) throw unauthorized('token invalido ou expirado');
+  if (!cached.active || !isIpAllowed(request.ip, cached.allowedCidrs)) throw forbidden();
+  return { id: cached.channelId, name: cached.name };
 }

@@ -3,6 +3,7 @@
 import type { Context } from '../context.ts';
 import { newClientId, newClientSecret, uuidv7 } from '../crypto/random.ts';
 import { normalizeCidr } from './ip-allow-list.ts';
+import { announceChannelChange, forgetChannelLocally } from '../auth/token-cache.ts';
 import { countChannels, findChannelById, insertChannel, listChannels, updateChannel, type ChannelRow } from './channels.repository.ts';
 
 export class ChannelInputError extends Error {}
@@ -55,7 +56,11 @@ export async function createChannel(deps: Deps, input: { name: string; allowIps?
 
 export async function setChannelActive(deps: Deps, id: string, active: boolean): Promise<Channel> {
   await requireChannel(deps, id);
-  await updateChannel(deps.database.db, id, { active, updated_at: deps.clock.now() });
+  await deps.database.db.transaction().execute(async (tx) => {
+    await updateChannel(tx, id, { active, updated_at: deps.clock.now() });
+    await announceChannelChange(tx, id);
+  });
+  forgetChannelLocally(deps.database, id);
   return toChannel((await findChannelById(deps.database.db, id))!);
 }
 
@@ -66,7 +71,9 @@ export async function rotateClientSecret(deps: Deps, id: string): Promise<Issued
   await deps.database.db.transaction().execute(async (tx) => {
     await updateChannel(tx, id, { secret_hash: hashClientSecret(deps, clientSecret), updated_at: deps.clock.now() });
     await tx.deleteFrom('access_tokens').where('channel_id', '=', id).execute();
+    await announceChannelChange(tx, id);
   });
+  forgetChannelLocally(deps.database, id);
   return {
     canalId: channel.id,
     nome: channel.name,

@@ -1,6 +1,6 @@
 // The master key and the keys derived from it. One key per purpose, so that a hash
 // can never be replayed as a ciphertext key or the other way round.
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -15,7 +15,8 @@ export interface Keys {
 const VERSION = 1;
 
 export function deriveKeys(masterKey: Buffer): Keys {
-  const hashKey = Buffer.from(hkdfSync('sha256', masterKey, '', 'consigna/hash/v1', 32));
+  // A KeyObject is prepared once; passing raw key bytes would rebuild it on every hash.
+  const hashKey = createSecretKey(Buffer.from(hkdfSync('sha256', masterKey, '', 'consigna/hash/v1', 32)));
   const sealKey = Buffer.from(hkdfSync('sha256', masterKey, '', 'consigna/seal/v1', 32));
   return {
     hash(purpose, value) {

@@ -60,6 +60,42 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+export interface JourneysTable {
+  link_id: string;
+  step: string;
+  celular_sealed: Uint8Array | null;
+  code_attempts: number;
+  code_sent_at: Timestamp | null;
+  offers: ColumnType<unknown, string | null, string | null> | null;
+  chosen_offer_id: string | null;
+  customer_sealed: Uint8Array | null;
+  end_reason: string | null;
+  last_failure: string | null;
+  signing_url: string | null;
+  updated_at: Timestamp;
+}
+
+export interface ProposalsTable {
+  numero: Generated<number>;
+  link_id: string;
+  channel_id: string;
+  status: string;
+  valor_centavos: number;
+  parcelas: number;
+  valor_parcela_centavos: number;
+  criada_em: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventsTable {
+  id: string;
+  channel_id: string;
+  link_id: string | null;
+  tipo: string;
+  payload: string;
+  ocorrido_em: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -73,5 +109,8 @@ export interface Tables {
   settings: SettingsTable;
   links: LinksTable;
   idempotency_keys: IdempotencyKeysTable;
+  journeys: JourneysTable;
+  proposals: ProposalsTable;
+  events: EventsTable;
   schema_migrations: SchemaMigrationsTable;
 }

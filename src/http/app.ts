@@ -13,6 +13,7 @@ import { registerHealthRoutes } from './health.routes.ts';
 import { registerAuth } from '../auth/bearer.ts';
 import { registerTokenRoutes } from '../auth/token.routes.ts';
 import { registerPingRoutes } from '../channels/ping.routes.ts';
+import { registerLinkRoutes } from '../links/links.routes.ts';
 
 export type App = FastifyInstance<
   Server,
@@ -73,10 +74,11 @@ export async function buildApp(ctx: Context): Promise<App> {
   app.setNotFoundHandler((request, reply) => sendError(notFound('Rota não encontrada.'), request, reply));
 
   await registerOpenApi(app, ctx);
-  registerAuth(app, ctx);
+  await registerAuth(app, ctx);
   registerHealthRoutes(app, ctx);
   registerTokenRoutes(app, ctx);
   registerPingRoutes(app, ctx);
+  registerLinkRoutes(app, ctx);
 
   return app;
 }

@@ -12,6 +12,8 @@ import { ManualClock, systemClock, type Clock } from '../../src/clock.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { buildApp, type App } from '../../src/http/app.ts';
 import type { Context } from '../../src/context.ts';
+import { createSandboxBank } from '../../src/bank/sandbox-bank.ts';
+import type { BankGateway } from '../../src/bank/bank-gateway.ts';
 import { createChannel, type IssuedCredentials } from '../../src/channels/channels.service.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { captureLogLine, rememberSecret } from './secrets.ts';
@@ -26,6 +28,10 @@ export interface TestServiceOptions {
   database?: TestDatabase;
   /** Reuse another service's open database (works on PGlite too). */
   sameDatabaseAs?: TestService;
+  /** PGlite data folder (to survive a restart); in memory otherwise. */
+  dataDir?: string;
+  /** Replace the sandbox bank (the only edge tests may fake). */
+  bank?: BankGateway;
 }
 
 export interface TestService {
@@ -78,10 +84,17 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   });
   const log = createLogger(config.logLevel, sink);
   const shared = options.sameDatabaseAs?.ctx.database;
-  const db = shared ?? (await openDatabase({ databaseUrl: database.url, dataDir: 'memory', poolSize: config.pgPoolSize, log }));
+  const db = shared ?? (await openDatabase({ databaseUrl: database.url, dataDir: options.dataDir ?? 'memory', poolSize: config.pgPoolSize, log }));
   if (!shared) await migrate(db);
   const clock = options.clock ?? systemClock;
-  const ctx: Context = { config, database: db, keys: deriveKeys(Buffer.from(masterKey, 'hex')), clock, log };
+  const ctx: Context = {
+    config,
+    database: db,
+    keys: deriveKeys(Buffer.from(masterKey, 'hex')),
+    clock,
+    log,
+    bank: options.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl }),
+  };
   const app = await buildApp(ctx);
   if (options.listen) await app.listen({ port, host: '127.0.0.1' });
   else await app.ready();
@@ -119,7 +132,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await app.close();
       if (shared) return;
       await db.close();
-      if (!options.database) await database.drop();
+      if (!options.database && !options.dataDir) await database.drop();
     },
   };
   return service;

@@ -1,0 +1,467 @@
+// `npm run bench`: runs every case of bench/*.bench.ts against the service started as
+// a child process (`node bin/consigna.js api`), once on a fresh PostgreSQL database
+// and once on the embedded database (PGlite), next to a bare Fastify baseline
+// measured in the same run. Prints one table per database and saves the raw results
+// in bench/results/<timestamp>.json. Speed is reported, never asserted: the exit
+// code is 0 unless something broke (a process did not start, a request failed).
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { installSignalHandlers, onCleanup, runCleanup } from './lib/cleanup.ts';
+import { createContext } from './lib/context.ts';
+import { runLoad, stopLoad, type LoadOptions, type LoadResult } from './lib/load.ts';
+import { checkPostgres, createBenchDatabase, DEFAULT_BENCH_DATABASE_URL, redact } from './lib/postgres.ts';
+import { BenchError, freePort, indent, runCommand, startService, type ChildService } from './lib/process.ts';
+import { formatMiB } from './lib/rss.ts';
+import { renderTable, type Column } from './lib/table.ts';
+import type { Backend, BenchCase, BenchChannel, Goals } from './lib/types.ts';
+
+const BENCH_DIR = import.meta.dirname;
+const ROOT = path.resolve(BENCH_DIR, '..');
+const SERVICE_ARGS = ['bin/consigna.js', 'api'];
+const SERVICE_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+
+const USAGE = `Usage: npm run bench -- [options]
+
+  --only ID[,ID…]       run only these cases (ids or names, e.g. --only ping,token)
+  --duration SECONDS    measured seconds per case (default 10)
+  --warmup SECONDS      unmeasured load before each measurement (default 2; 0 skips)
+  --connections N       concurrent connections (default 64)
+  --no-postgres         skip the PostgreSQL table
+  --no-embedded         skip the embedded database (PGlite) table
+  --list                list the cases and exit
+
+Environment: BENCH_DATABASE_URL (default ${DEFAULT_BENCH_DATABASE_URL}),
+BENCH_LOG_LEVEL (service LOG_LEVEL, default warn). See bench/README.md.`;
+
+interface CaseOutcome {
+  id: string;
+  name: string;
+  target: string;
+  goals: Goals | undefined;
+  result: LoadResult | undefined;
+  ratio: number | undefined;
+  verdict: '✓' | '✗' | '–' | 'broken';
+  error: string | undefined;
+}
+
+interface TableOutcome {
+  backend: Backend;
+  title: string;
+  servicePeakRss: number | undefined;
+  cases: CaseOutcome[];
+  error: string | undefined;
+}
+
+interface BaselineOutcome {
+  name: 'bare-fastify';
+  request: string;
+  result: LoadResult;
+  peakRss: number | undefined;
+}
+
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    allowNegative: true,
+    options: {
+      only: { type: 'string' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '64' },
+      postgres: { type: 'boolean', default: true },
+      embedded: { type: 'boolean', default: true },
+      list: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const duration = positiveNumber('--duration', values.duration!);
+  const warmup = positiveNumber('--warmup', values.warmup!, true);
+  const connections = Math.round(positiveNumber('--connections', values.connections!));
+
+  const allCases = await discoverCases();
+  if (values.list) {
+    for (const c of allCases) console.log(`${c.id.padEnd(12)} ${c.name.padEnd(28)} target: ${c.target}`);
+    return 0;
+  }
+  const cases = selectCases(allCases, values.only);
+  const backends: Backend[] = [];
+  if (values.postgres) backends.push('postgres');
+  if (values.embedded) backends.push('embedded');
+  if (backends.length === 0) throw new BenchError('Nothing to run: both --no-postgres and --no-embedded were given.');
+
+  installSignalHandlers();
+  onCleanup('stop autocannon', stopLoad);
+
+  const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || DEFAULT_BENCH_DATABASE_URL;
+  let postgresVersion: string | undefined;
+  if (backends.includes('postgres')) postgresVersion = await checkPostgres(adminUrl);
+
+  const load = { connections, duration, warmup };
+  const startedAt = new Date();
+  console.log(
+    `Consigna benchmarks: ${cases.map((c) => c.id).join(', ')}\n` +
+      `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.release()}\n` +
+      `autocannon in the bench process: ${connections} connections, ${duration} s measured after ${warmup} s warm-up per case\n` +
+      `service: node ${SERVICE_ARGS.join(' ')} (child process, LOG_LEVEL=${SERVICE_LOG_LEVEL}); baseline: bare Fastify GET / (child process)\n`,
+  );
+
+  const results: {
+    baseline: BaselineOutcome | undefined;
+    tables: TableOutcome[];
+  } = { baseline: undefined, tables: [] };
+  let broken = false;
+
+  try {
+    results.baseline = await measureBaseline(load);
+    const base = results.baseline.result;
+    if (base.failures > 0) {
+      broken = true;
+      log(`the baseline had ${base.failures} failed requests: ${JSON.stringify(base.statusCodes)}`);
+    }
+    for (const backend of backends) {
+      const title =
+        backend === 'postgres'
+          ? `PostgreSQL ${postgresVersion ?? ''} (fresh database on ${redact(adminUrl).replace(/\/[^/]*$/, '')})`
+          : 'Embedded database (PGlite, temporary data folder)';
+      const table = await runBackend(backend, title, cases, load, adminUrl);
+      results.tables.push(table);
+      judge(table, results.baseline);
+      printTable(table, results.baseline);
+      if (table.error || table.cases.some((c) => c.verdict === 'broken')) broken = true;
+    }
+  } finally {
+    await runCleanup();
+    if (results.baseline) {
+      const file = saveResults({
+        startedAt,
+        options: { ...load, only: values.only ?? null, backends },
+        postgresVersion,
+        ...results,
+      });
+      if (file) console.log(`\nRaw results: ${path.relative(process.cwd(), file)}`);
+    }
+  }
+
+  if (broken) {
+    log('some measurements are broken (see above): exit code 1. Slow figures alone never fail the run.');
+    return 1;
+  }
+  return 0;
+}
+
+async function discoverCases(): Promise<BenchCase[]> {
+  const files = fs
+    .readdirSync(BENCH_DIR)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .sort();
+  const cases: BenchCase[] = [];
+  for (const file of files) {
+    const mod = (await import(path.join(BENCH_DIR, file))) as { cases?: BenchCase[] };
+    if (!Array.isArray(mod.cases)) throw new BenchError(`bench/${file} must export \`cases\` (an array of BenchCase)`);
+    cases.push(...mod.cases);
+  }
+  const ids = new Set<string>();
+  for (const c of cases) {
+    if (ids.has(c.id)) throw new BenchError(`two cases share the id "${c.id}"`);
+    ids.add(c.id);
+  }
+  return cases;
+}
+
+function selectCases(cases: BenchCase[], only: string | undefined): BenchCase[] {
+  if (!only) return cases;
+  const wanted = only
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = wanted.filter((w) => !cases.some((c) => c.id.toLowerCase() === w || c.name.toLowerCase() === w));
+  if (unknown.length > 0) {
+    throw new BenchError(`unknown case(s): ${unknown.join(', ')}; available: ${cases.map((c) => c.id).join(', ')}`);
+  }
+  return cases.filter((c) => wanted.includes(c.id.toLowerCase()) || wanted.includes(c.name.toLowerCase()));
+}
+
+function positiveNumber(name: string, raw: string, zeroAllowed = false): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || (!zeroAllowed && value === 0)) {
+    throw new BenchError(`${name}: expected a ${zeroAllowed ? 'non-negative' : 'positive'} number, got "${raw}"`);
+  }
+  return value;
+}
+
+async function measureBaseline(load: Omit<LoadOptions, 'url'>): Promise<BaselineOutcome> {
+  const port = await freePort();
+  log('baseline: starting bare Fastify…');
+  const server = await startService({
+    label: 'bare-fastify baseline',
+    args: [path.join(BENCH_DIR, 'lib', 'bare-fastify.ts')],
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+    port,
+  });
+  try {
+    log(`baseline: GET / for ${load.warmup} + ${load.duration} s…`);
+    const result = await runLoad({ method: 'GET', path: '/' }, { ...load, url: server.url });
+    return { name: 'bare-fastify', request: 'GET /', result, peakRss: server.peakRss() };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Environment of the service and of the CLI for one backend. */
+function serviceEnv(
+  backend: Backend,
+  dataDir: string,
+  port: number,
+  databaseUrl: string | undefined,
+  masterKey: string,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of [
+    'DATABASE_URL',
+    'CONSIGNA_MASTER_KEY',
+    'CONSIGNA_DATA_DIR',
+    'PORT',
+    'HOST',
+    'PUBLIC_BASE_URL',
+    'LOG_LEVEL',
+  ]) {
+    delete env[name];
+  }
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: SERVICE_LOG_LEVEL,
+    CONSIGNA_DATA_DIR: dataDir,
+    // One channel sends all the load: the per-channel API rate limit would answer
+    // 429 within seconds. Set CONSIGNA_RATE_LIMIT_API yourself to measure it on.
+    CONSIGNA_RATE_LIMIT_API: process.env.CONSIGNA_RATE_LIMIT_API ?? '0/60',
+  });
+  if (backend === 'postgres') {
+    env.DATABASE_URL = databaseUrl;
+    env.CONSIGNA_MASTER_KEY = masterKey;
+  }
+  return env;
+}
+
+async function runBackend(
+  backend: Backend,
+  title: string,
+  cases: BenchCase[],
+  load: Omit<LoadOptions, 'url'>,
+  adminUrl: string,
+): Promise<TableOutcome> {
+  const table: TableOutcome = { backend, title, servicePeakRss: undefined, cases: [], error: undefined };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `consigna-bench-${backend}-`));
+  const removeDir = onCleanup(`remove ${dataDir}`, () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let service: ChildService | undefined;
+  try {
+    let databaseUrl: string | undefined;
+    if (backend === 'postgres') {
+      const database = await createBenchDatabase(adminUrl);
+      log(`${backend}: created database ${database.name}`);
+      databaseUrl = database.url;
+      dropDatabase = database.drop;
+    }
+    const port = await freePort();
+    const env = serviceEnv(backend, dataDir, port, databaseUrl, randomBytes(32).toString('hex'));
+
+    // The channel first: with PGlite only one process may open the data folder.
+    log(`${backend}: creating a channel with the CLI…`);
+    const output = await runCommand(
+      'consigna channels create',
+      ['bin/consigna.js', 'channels', 'create', '--name', 'Bench', '--json'],
+      { cwd: ROOT, env },
+    );
+    const channel = parseChannel(output);
+
+    log(`${backend}: starting ${SERVICE_ARGS.join(' ')}…`);
+    service = await startService({ label: `consigna api (${backend})`, args: SERVICE_ARGS, cwd: ROOT, env, port });
+    const ctx = createContext(service.url, backend, channel);
+
+    for (const benchCase of cases) {
+      const outcome: CaseOutcome = {
+        id: benchCase.id,
+        name: benchCase.name,
+        target: benchCase.target,
+        goals: benchCase.goals,
+        result: undefined,
+        ratio: undefined,
+        verdict: 'broken',
+        error: undefined,
+      };
+      table.cases.push(outcome);
+      try {
+        const spec = await benchCase.setup(ctx);
+        log(`${backend}: ${benchCase.name} for ${load.warmup} + ${load.duration} s…`);
+        outcome.result = await runLoad(spec, { ...load, url: service.url });
+        if (outcome.result.failures > 0) {
+          outcome.error = describeFailures(outcome.result);
+        }
+        await benchCase.teardown?.(ctx);
+      } catch (error) {
+        outcome.error = error instanceof Error ? error.message : String(error);
+      }
+      if (outcome.error) log(`${backend}: ${benchCase.id}: ${outcome.error}`);
+    }
+    table.servicePeakRss = service.peakRss();
+  } catch (error) {
+    table.error = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof BenchError) && error instanceof Error && error.stack) table.error = error.stack;
+  } finally {
+    if (service) {
+      const serviceOutput = service.output();
+      await service.stop();
+      if (serviceOutput && table.cases.some((c) => c.error)) {
+        log(`${backend}: last lines of the service's output:\n${indent(serviceOutput)}`);
+      }
+    }
+    await dropDatabase?.();
+    await removeDir();
+  }
+  return table;
+}
+
+function parseChannel(output: string): BenchChannel {
+  try {
+    const parsed = JSON.parse(output) as Partial<BenchChannel>;
+    if (typeof parsed.clientId === 'string' && typeof parsed.clientSecret === 'string' && typeof parsed.canalId === 'string') {
+      return { canalId: parsed.canalId, clientId: parsed.clientId, clientSecret: parsed.clientSecret };
+    }
+  } catch {
+    // reported below
+  }
+  throw new BenchError(`consigna channels create --json printed something unexpected:\n${indent(output.trim())}`);
+}
+
+function describeFailures(result: LoadResult): string {
+  const parts = Object.entries(result.statusCodes).map(([code, count]) => `${count}× ${code}`);
+  if (result.errors > 0) parts.push(`${result.errors} connection errors (${result.timeouts} timeouts)`);
+  if (result.raw.mismatches > 0) parts.push(`${result.raw.mismatches} body mismatches`);
+  return `${result.failures} failed of ${result.requests} requests (${parts.join(', ')})`;
+}
+
+function verdict(outcome: CaseOutcome): CaseOutcome['verdict'] {
+  if (outcome.error || !outcome.result) return 'broken';
+  const goals = outcome.goals;
+  if (!goals || (goals.minRatio === undefined && goals.p99BelowMs === undefined)) return '–';
+  const ratioOk = goals.minRatio === undefined || (outcome.ratio ?? 0) >= goals.minRatio;
+  const p99Ok = goals.p99BelowMs === undefined || outcome.result.p99 < goals.p99BelowMs;
+  return ratioOk && p99Ok ? '✓' : '✗';
+}
+
+const COLUMNS: Column[] = [
+  { header: 'case' },
+  { header: 'req/s', align: 'right' },
+  { header: 'p50', align: 'right' },
+  { header: 'p99', align: 'right' },
+  { header: 'baseline req/s', align: 'right' },
+  { header: 'ratio', align: 'right' },
+  { header: 'target' },
+  { header: 'verdict' },
+];
+
+const rps = (value: number) => Math.round(value).toLocaleString('en-US');
+const ms = (value: number) => `${Number.isInteger(value) ? value : value.toFixed(1)} ms`;
+
+/** Ratio to the baseline and verdict of every case of the table. */
+function judge(table: TableOutcome, baseline: BaselineOutcome): void {
+  for (const outcome of table.cases) {
+    if (outcome.result) outcome.ratio = outcome.result.rps / baseline.result.rps;
+    outcome.verdict = verdict(outcome);
+  }
+}
+
+function printTable(table: TableOutcome, baseline: BaselineOutcome): void {
+  const base = baseline.result;
+  const rows: string[][] = [
+    ['bare Fastify GET / (baseline)', rps(base.rps), ms(base.p50), ms(base.p99), rps(base.rps), '1.00', '–', '–'],
+  ];
+  for (const outcome of table.cases) {
+    const r = outcome.result;
+    rows.push([
+      outcome.name,
+      r ? rps(r.rps) : '–',
+      r ? ms(r.p50) : '–',
+      r ? ms(r.p99) : '–',
+      rps(base.rps),
+      outcome.ratio === undefined ? '–' : outcome.ratio.toFixed(2),
+      outcome.target,
+      outcome.verdict === 'broken' ? '✗ broken' : outcome.verdict,
+    ]);
+  }
+  console.log(`\n${table.title}`);
+  console.log(renderTable(COLUMNS, rows));
+  console.log(
+    `service peak RSS (VmHWM at the end): ${formatMiB(table.servicePeakRss)} · bare Fastify peak RSS: ${formatMiB(baseline.peakRss)}`,
+  );
+  for (const outcome of table.cases) {
+    if (outcome.error) console.log(`  ${outcome.name}: broken: ${outcome.error}`);
+  }
+  if (table.error) console.log(`  this table could not be completed:\n${indent(table.error)}`);
+  console.log('Verdicts are informational: speed never changes the exit code.');
+}
+
+function saveResults(data: object): string | undefined {
+  try {
+    const dir = path.join(BENCH_DIR, 'results');
+    fs.mkdirSync(dir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = path.join(dir, `${stamp}.json`);
+    const document = {
+      schema: 1,
+      finishedAt: new Date().toISOString(),
+      commit: gitCommit(),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model.trim(),
+      totalMemory: os.totalmem(),
+      service: { command: `node ${SERVICE_ARGS.join(' ')}`, logLevel: SERVICE_LOG_LEVEL },
+      ...data,
+    };
+    fs.writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
+    return file;
+  } catch (error) {
+    log(`could not save the results: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  } catch {
+    return null;
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  await runCleanup();
+  if (
+    error instanceof BenchError ||
+    (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+  ) {
+    console.error(`bench: ${error.message}`);
+  } else {
+    console.error('bench: unexpected error:', error);
+  }
+  process.exitCode = 1;
+}
+// Anything still holding the event loop (an autocannon socket) must not keep us alive.
+setImmediate(() => process.exit());

@@ -1,0 +1,31 @@
+// The Link resource of the contract, built from storage rows at the boundary.
+import { effectiveStatus } from './links.expiry.ts';
+import type { LinkView } from './links.repository.ts';
+
+export interface LinkResource {
+  id: string;
+  status: string;
+  ambiente: string;
+  cpfMascarado: string;
+  referenciaExterna?: string;
+  expiraEm: string;
+  criadoEm: string;
+  abertoEm?: string;
+  proposta?: { numero: number; status: string; criadaEm: string };
+}
+
+export function toLinkResource(view: LinkView, now: Date): LinkResource {
+  return {
+    id: view.id,
+    status: effectiveStatus(view.status, view.expira_em, now),
+    ambiente: view.ambiente,
+    cpfMascarado: view.cpf_masked,
+    ...(view.referencia_externa !== null ? { referenciaExterna: view.referencia_externa } : {}),
+    expiraEm: view.expira_em.toISOString(),
+    criadoEm: view.criado_em.toISOString(),
+    ...(view.aberto_em ? { abertoEm: view.aberto_em.toISOString() } : {}),
+    ...(view.proposta_numero !== null
+      ? { proposta: { numero: view.proposta_numero, status: view.proposta_status!, criadaEm: view.proposta_criada_em!.toISOString() } }
+      : {}),
+  };
+}

@@ -1,0 +1,157 @@
+// Link creation with idempotency (decisions §3) and link reads.
+import type { Context } from '../context.ts';
+import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import { addSeconds } from '../clock.ts';
+import { isUuid, newLinkToken, uuidv7 } from '../crypto/random.ts';
+import { constantTimeEqual } from '../crypto/keys.ts';
+import { BankUnavailableError } from '../bank/bank-gateway.ts';
+import { messageFor } from '../http/messages.ts';
+import { isValidCpf, maskCpf } from './cpf.ts';
+import { isValidCelular } from './celular.ts';
+import { IDEMPOTENCY_RETENTION_SECONDS } from './links.expiry.ts';
+import { claimIdempotencyKey, findIdempotencyKey, findLinkView, insertLink, type LinkView } from './links.repository.ts';
+import { toLinkResource, type LinkResource } from './link-resource.ts';
+
+type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'bank'>;
+
+export interface CreateLinkInput {
+  channelId: string;
+  cpf: unknown;
+  celular?: unknown;
+  referenciaExterna?: unknown;
+  /** The raw Idempotency-Key header, if any. */
+  idempotencyKey?: string | undefined;
+}
+
+export interface CreatedLink extends LinkResource {
+  url: string;
+}
+
+export interface CreateLinkResult {
+  replayed: boolean;
+  link: CreatedLink;
+}
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
+// Printable: no control characters (C0, DEL, C1), no line or paragraph separators.
+// eslint-disable-next-line no-control-regex
+const NOT_PRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** Rolls back the link insert when another request won the idempotency key. */
+class KeyTaken extends Error {}
+
+export const hashLinkToken = (deps: Pick<Context, 'keys'>, token: string): Buffer => deps.keys.hash('link-token', token);
+export const hashCpf = (deps: Pick<Context, 'keys'>, cpf: string): Buffer => deps.keys.hash('cpf', cpf);
+
+export async function createLink(deps: Deps, input: CreateLinkInput): Promise<CreateLinkResult> {
+  if (!isValidCpf(input.cpf)) throw badRequest('cpf_invalido', messageFor('cpf_invalido'));
+  const cpf = input.cpf;
+  if (input.celular !== undefined && !isValidCelular(input.celular)) throw badRequest('celular_invalido', messageFor('celular_invalido'));
+  const celular = input.celular as string | undefined;
+  const referenciaExterna = normalizeReference(input.referenciaExterna);
+  if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(input.idempotencyKey)) {
+    throw badRequest('idempotency_key_invalida', messageFor('idempotency_key_invalida'));
+  }
+  const key = input.idempotencyKey;
+  const fingerprint = deps.keys.hash('link-request', `${cpf}\n${referenciaExterna ?? ''}`);
+  const now = deps.clock.now();
+  const cutoff = addSeconds(now, -IDEMPOTENCY_RETENTION_SECONDS);
+
+  if (key !== undefined) {
+    const replay = await replayOf(deps, input.channelId, key, fingerprint, cutoff);
+    if (replay) return replay;
+  }
+
+  try {
+    await deps.bank.checkAvailability(cpf);
+  } catch (error) {
+    if (!(error instanceof BankUnavailableError)) throw error;
+    throw new AppError(
+      503,
+      'banco_indisponivel',
+      'O banco está indisponível no momento. Repita a criação com a mesma Idempotency-Key em instantes.',
+      { headers: { 'retry-after': String(error.retryAfterSeconds) } },
+    );
+  }
+
+  const id = uuidv7(now.getTime());
+  const token = newLinkToken();
+  const link: CreatedLink = {
+    id,
+    url: `${deps.config.publicBaseUrl}/c/${token}`,
+    status: 'CRIADO',
+    ambiente: deps.config.ambiente,
+    cpfMascarado: maskCpf(cpf),
+    ...(referenciaExterna !== undefined ? { referenciaExterna } : {}),
+    expiraEm: addSeconds(now, deps.config.linkTtlSeconds).toISOString(),
+    criadoEm: now.toISOString(),
+  };
+
+  try {
+    await deps.database.db.transaction().execute(async (tx) => {
+      await insertLink(tx, {
+        id,
+        channel_id: input.channelId,
+        ambiente: deps.config.ambiente,
+        token_hash: hashLinkToken(deps, token),
+        cpf_sealed: deps.keys.seal(cpf),
+        cpf_hash: hashCpf(deps, cpf),
+        cpf_masked: link.cpfMascarado,
+        celular_sealed: celular ? deps.keys.seal(celular) : null,
+        referencia_externa: referenciaExterna ?? null,
+        status: 'CRIADO',
+        expira_em: new Date(link.expiraEm),
+        criado_em: now,
+        aberto_em: null,
+        updated_at: now,
+      });
+      if (key === undefined) return;
+      // The primary key (channel, key) serializes concurrent creations: a second
+      // insert waits for the first transaction and then finds the key taken.
+      const claimed = await claimIdempotencyKey(tx, {
+        channel_id: input.channelId,
+        key,
+        fingerprint,
+        link_id: id,
+        response_sealed: deps.keys.seal(JSON.stringify(link)),
+        created_at: now,
+        cutoff,
+      });
+      if (!claimed) throw new KeyTaken();
+    });
+  } catch (error) {
+    if (!(error instanceof KeyTaken)) throw error;
+    const replay = await replayOf(deps, input.channelId, key!, fingerprint, cutoff);
+    if (replay) return replay;
+    throw conflict('idempotency_key_em_uso', 'Outra requisição com esta Idempotency-Key ainda está em andamento. Tente novamente.');
+  }
+  return { replayed: false, link };
+}
+
+async function replayOf(deps: Deps, channelId: string, key: string, fingerprint: Buffer, cutoff: Date): Promise<CreateLinkResult | undefined> {
+  const existing = await findIdempotencyKey(deps.database.db, channelId, key, cutoff);
+  if (!existing) return undefined;
+  if (!constantTimeEqual(Buffer.from(existing.fingerprint), fingerprint)) {
+    throw conflict(
+      'idempotency_key_conflito',
+      'Esta Idempotency-Key já foi usada com outro CPF ou outra referenciaExterna. Use uma nova chave para um novo link.',
+    );
+  }
+  return { replayed: true, link: JSON.parse(deps.keys.open(existing.response_sealed)) as CreatedLink };
+}
+
+function normalizeReference(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw badRequest('requisicao_invalida', 'referenciaExterna deve ser texto.');
+  const trimmed = value.trim();
+  if (trimmed.length > 100 || NOT_PRINTABLE.test(trimmed)) {
+    throw badRequest('requisicao_invalida', 'referenciaExterna inválida: até 100 caracteres imprimíveis.');
+  }
+  return trimmed === '' ? undefined : trimmed;
+}
+
+export async function getLink(deps: Pick<Context, 'database' | 'clock'>, channelId: string, id: string): Promise<LinkResource> {
+  const view: LinkView | undefined = isUuid(id) ? await findLinkView(deps.database.db, channelId, id) : undefined;
+  if (!view) throw notFound('Link não encontrado.');
+  return toLinkResource(view, deps.clock.now());
+}
