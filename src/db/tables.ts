@@ -96,6 +96,34 @@ export interface EventsTable {
   ocorrido_em: Timestamp;
 }
 
+export interface WebhooksTable {
+  channel_id: string;
+  url: string;
+  eventos: string[];
+  secret_sealed: Uint8Array;
+  previous_secret_sealed: Uint8Array | null;
+  previous_valid_until: Timestamp | null;
+  criado_em: Timestamp;
+  atualizado_em: Timestamp;
+}
+
+export interface DeliveriesTable {
+  id: string;
+  event_id: string;
+  channel_id: string;
+  tipo: string;
+  status: string;
+  tentativas: number;
+  next_attempt_at: Timestamp | null;
+  lease_id: string | null;
+  last_http_status: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  last_attempt_at: Timestamp | null;
+  entregue_em: Timestamp | null;
+  criado_em: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -112,5 +140,7 @@ export interface Tables {
   journeys: JourneysTable;
   proposals: ProposalsTable;
   events: EventsTable;
+  webhooks: WebhooksTable;
+  deliveries: DeliveriesTable;
   schema_migrations: SchemaMigrationsTable;
 }

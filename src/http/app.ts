@@ -14,6 +14,9 @@ import { registerAuth } from '../auth/bearer.ts';
 import { registerTokenRoutes } from '../auth/token.routes.ts';
 import { registerPingRoutes } from '../channels/ping.routes.ts';
 import { registerLinkRoutes } from '../links/links.routes.ts';
+import { registerSimulatorRoutes } from '../proposals/simulator.routes.ts';
+import { registerJourneyRoutes } from '../journey/journey.routes.ts';
+import { registerAssetRoutes } from './assets.ts';
 
 export type App = FastifyInstance<
   Server,
@@ -79,6 +82,9 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerTokenRoutes(app, ctx);
   registerPingRoutes(app, ctx);
   registerLinkRoutes(app, ctx);
+  registerSimulatorRoutes(app, ctx);
+  registerJourneyRoutes(app, ctx);
+  registerAssetRoutes(app);
 
   return app;
 }

@@ -1,0 +1,34 @@
+// Events are written in the transaction of the change that caused them, together
+// with the delivery for the channel's webhook when it subscribes to the type. The
+// NOTIFY wakes the workers on commit; a rollback leaves neither event nor delivery.
+import { sql } from 'kysely';
+import type { DB } from '../db/database.ts';
+import { notify } from '../db/database.ts';
+import { uuidv7 } from '../crypto/random.ts';
+import type { EventBody } from './event-body.ts';
+
+export const DELIVERIES_CHANNEL = 'consigna_deliveries';
+
+export async function recordEvent(tx: DB, channelId: string, event: EventBody): Promise<void> {
+  const at = new Date(event.ocorridoEm);
+  await tx
+    .insertInto('events')
+    .values({
+      id: event.id,
+      channel_id: channelId,
+      link_id: event.link?.id ?? null,
+      tipo: event.tipo,
+      payload: JSON.stringify(event),
+      ocorrido_em: at,
+    })
+    .execute();
+  const { rows } = await sql<{ id: string }>`
+    insert into deliveries (id, event_id, channel_id, tipo, status, tentativas, next_attempt_at, criado_em)
+    select ${uuidv7(at.getTime())}, ${event.id}, w.channel_id, ${event.tipo}, 'PENDENTE', 0, ${at}, ${at}
+    from webhooks w
+    where w.channel_id = ${channelId}
+      and (cardinality(w.eventos) = 0 or ${event.tipo} = any (w.eventos))
+    returning id
+  `.execute(tx);
+  if (rows.length > 0) await notify(tx, DELIVERIES_CHANNEL, '');
+}

@@ -1,0 +1,140 @@
+// The hosted journey at {base_url}/c/{token}: plain HTML forms with POST-redirect-GET,
+// so it works with JavaScript off. Validation errors re-render the step (422).
+import path from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../http/app.ts';
+import type { Context } from '../context.ts';
+import { setPageHeaders } from '../http/security-headers.ts';
+import { addAssetDir } from '../http/assets.ts';
+import type { SafeHtml } from '../http/html.ts';
+import { maskCelular } from '../links/celular.ts';
+import type { CustomerData } from '../bank/bank-gateway.ts';
+import * as journey from './journey.service.ts';
+import * as pages from './views/pages.ts';
+
+const TOKEN = /^[A-Za-z0-9]{43}$/;
+const FORM = 'application/x-www-form-urlencoded';
+
+type Params = { token: string };
+type Action = (deps: journey.Deps, token: string, input: Record<string, string | undefined>) => Promise<journey.ActionResult>;
+
+const ACTIONS: Record<string, Action> = {
+  comecar: (d, t) => journey.start(d, t),
+  celular: (d, t, i) => journey.sendCode(d, t, i),
+  codigo: (d, t, i) => journey.confirmCode(d, t, i),
+  reenviar: (d, t) => journey.changePhone(d, t),
+  consulta: (d, t, i) => journey.consultOffers(d, t, i),
+  oferta: (d, t, i) => journey.chooseOffer(d, t, i),
+  dados: (d, t, i) => journey.submitCustomerData(d, t, i),
+  voltar: (d, t) => journey.goBack(d, t),
+  proposta: (d, t) => journey.sendProposal(d, t),
+};
+
+export function registerJourneyRoutes(app: App, ctx: Context): void {
+  addAssetDir(path.join(import.meta.dirname, 'assets'));
+  const sandbox = ctx.config.ambiente === 'SANDBOX';
+
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 8192 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    scope.get<{ Params: Params }>('/c/:token', { schema: { hide: true } }, async (request, reply) => {
+      const { token } = request.params;
+      if (!TOKEN.test(token)) return send(reply, 404, invalidLinkPage(sandbox));
+      return render(ctx, reply, token, await journey.loadPage(ctx, token), { errors: {}, values: {} });
+    });
+
+    scope.post<{ Params: Params & { action: string }; Body: Record<string, string> }>(
+      '/c/:token/:action',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { token, action } = request.params;
+        const run = ACTIONS[action];
+        if (!TOKEN.test(token) || !run) return send(reply, 404, invalidLinkPage(sandbox));
+        if (!sameOrigin(request, ctx.config.publicBaseUrl)) {
+          return send(reply, 403, pages.messagePage({ sandbox }, 'Acesso negado', 'Envio não permitido', 'Abra o link recebido e tente novamente.'));
+        }
+        const body = typeof request.body === 'object' && request.body !== null ? request.body : {};
+        const result = await run(ctx, token, body);
+        if (result.kind === 'done') return reply.code(303).header('location', `/c/${token}`).send();
+        reply.code(422);
+        return render(ctx, reply, token, await journey.loadPage(ctx, token), { errors: result.errors, values: result.values });
+      },
+    );
+
+    // The fictitious signing page of the sandbox: signing is simulated through the API.
+    scope.get<{ Params: { numero: string } }>('/sandbox/assinatura/:numero', { schema: { hide: true } }, async (request, reply) =>
+      send(
+        reply,
+        200,
+        pages.messagePage(
+          { sandbox },
+          'Assinatura (simulação)',
+          `Assinatura da proposta nº ${request.params.numero.replace(/\D/g, '').slice(0, 12)}`,
+          'Esta é uma página fictícia do sandbox: nenhum contrato é assinado aqui. Para simular a assinatura, o canal usa POST /v1/links/{id}/proposta/simular com o status FORMALIZADA.',
+        ),
+      ),
+    );
+  });
+}
+
+function send(reply: FastifyReply, status: number, page: SafeHtml): FastifyReply {
+  return setPageHeaders(reply.code(status)).send(page.value);
+}
+
+/** Browsers send Origin on form posts; a post from another site is refused. */
+function sameOrigin(request: FastifyRequest, publicBaseUrl: string): boolean {
+  const origin = request.headers.origin;
+  if (!origin || origin === 'null') return true;
+  const host = request.headers.host;
+  return origin === new URL(publicBaseUrl).origin || (host !== undefined && new URL(origin).host === host);
+}
+
+const invalidLinkPage = (sandbox: boolean) =>
+  pages.messagePage({ sandbox }, 'Link inválido', 'Link inválido', 'Este link de contratação não existe. Confira se você abriu o link completo que recebeu.');
+
+async function render(ctx: Context, reply: FastifyReply, token: string, page: journey.Page, form: { errors: Record<string, string>; values: Record<string, string> }) {
+  const sandbox = ctx.config.ambiente === 'SANDBOX';
+  if (page.kind === 'invalido') return send(reply, 404, invalidLinkPage(sandbox));
+  if (page.kind === 'expirado') {
+    return send(reply, 410, pages.messagePage({ sandbox }, 'Link expirado', 'Este link expirou', 'O prazo para contratar por este link terminou. Peça um novo link a quem o enviou.'));
+  }
+  if (page.kind === 'cancelado') {
+    const reason = (page.reason && journey.END_REASONS[page.reason]) ?? 'Esta contratação foi encerrada.';
+    return send(reply, 200, pages.messagePage({ sandbox }, 'Contratação encerrada', 'Não foi possível continuar', `${reason} Este link foi encerrado.`));
+  }
+  const pc: pages.PageContext = { action: (name) => `/c/${token}/${name}`, sandbox, errors: form.errors, values: form.values };
+  const { link, journey: j } = page;
+  const status = reply.statusCode === 422 ? 422 : 200;
+  switch (page.step) {
+    case 'inicio':
+      return send(reply, status, pages.startPage(pc, link.cpf_masked));
+    case 'celular':
+      return send(reply, status, pages.phonePage(pc, journey.suggestedCelular(ctx, link)));
+    case 'codigo':
+      return send(reply, status, pages.codePage(pc, maskCelular(ctx.keys.open(j.celular_sealed!)), j.code_attempts >= journey.MAX_CODE_ATTEMPTS));
+    case 'consulta':
+      return send(reply, status, pages.consentPage(pc));
+    case 'ofertas':
+      return send(reply, status, pages.offersPage(pc, journey.offersOf(j), j.chosen_offer_id));
+    case 'dados':
+      return send(reply, status, pages.dataPage(pc, customerOf(ctx, j) ?? {}));
+    case 'revisao': {
+      const offer = journey.offersOf(j).find((o) => o.id === j.chosen_offer_id)!;
+      return send(reply, status, pages.reviewPage(pc, offer, customerOf(ctx, j)!, j.last_failure));
+    }
+    case 'enviando':
+      return send(reply, 200, pages.sendingPage(pc));
+    case 'resultado': {
+      const proposal = await ctx.database.db.selectFrom('proposals').select('numero').where('link_id', '=', link.id).executeTakeFirstOrThrow();
+      return send(reply, 200, pages.resultPage(pc, proposal.numero, j.signing_url));
+    }
+    default:
+      return send(reply, 200, pages.messagePage({ sandbox }, 'Contratação encerrada', 'Contratação encerrada', 'Este link foi encerrado.'));
+  }
+}
+
+function customerOf(ctx: Context, j: { customer_sealed: Uint8Array | null }): (CustomerData & Record<string, string>) | undefined {
+  return j.customer_sealed ? (JSON.parse(ctx.keys.open(j.customer_sealed)) as CustomerData & Record<string, string>) : undefined;
+}

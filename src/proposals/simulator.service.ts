@@ -1,0 +1,48 @@
+// POST /v1/links/{id}/proposta/simular: applies a status as if the bank reported
+// it. The change and its event commit together; the same status is a no-op.
+import type { Context } from '../context.ts';
+import { conflict, notFound } from '../errors.ts';
+import { isUuid } from '../crypto/random.ts';
+import { proposalEvent } from '../events/event-body.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { EVENT_FOR, transition, type SimulatableStatus } from './states.ts';
+import { lockProposalOfLink, setProposalStatus, toSnapshot } from './proposals.repository.ts';
+
+type Deps = Pick<Context, 'database' | 'clock' | 'config'>;
+
+export interface SimulationResult {
+  status: string;
+  alterado: boolean;
+}
+
+export async function simulateProposalStatus(deps: Deps, channelId: string, linkId: string, to: SimulatableStatus): Promise<SimulationResult> {
+  if (deps.config.ambiente !== 'SANDBOX' || !isUuid(linkId)) throw notFound('Link não encontrado.');
+  return deps.database.db.transaction().execute(async (tx) => {
+    const link = await tx
+      .selectFrom('links')
+      .select(['id', 'referencia_externa', 'ambiente'])
+      .where('id', '=', linkId)
+      .where('channel_id', '=', channelId)
+      .executeTakeFirst();
+    if (!link) throw notFound('Link não encontrado.');
+    const proposal = await lockProposalOfLink(tx, linkId);
+    if (!proposal) throw conflict('sem_proposta', 'O cliente ainda não enviou a proposta deste link.');
+    const result = transition(proposal.status, to);
+    if (result.kind === 'unchanged') return { status: proposal.status, alterado: false };
+    if (result.kind === 'invalid') throw conflict('transicao_invalida', `Transição inválida: ${result.reason}`);
+    const now = deps.clock.now();
+    const updated = await setProposalStatus(tx, proposal.numero, to, now);
+    await recordEvent(
+      tx,
+      channelId,
+      proposalEvent({
+        tipo: EVENT_FOR[to],
+        at: now,
+        ambiente: link.ambiente,
+        link: { id: link.id, referenciaExterna: link.referencia_externa },
+        proposta: toSnapshot(updated),
+      }),
+    );
+    return { status: updated.status, alterado: true };
+  });
+}
