@@ -5,6 +5,7 @@ import type { Keys } from './crypto/keys.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './observability/logger.ts';
 import type { BankGateway } from './bank/bank-gateway.ts';
+import type { Deliverer } from './webhooks/delivery/deliverer.ts';
 
 export interface Context {
   config: Config;
@@ -13,4 +14,6 @@ export interface Context {
   clock: Clock;
   log: Logger;
   bank: BankGateway;
+  /** Sends signed webhook requests (network or the test inbox). */
+  deliverer: Deliverer;
 }

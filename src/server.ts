@@ -11,7 +11,11 @@ import { systemClock, type Clock } from './clock.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { buildApp, type App } from './http/app.ts';
 import { startSweeper } from './sweeper.ts';
+import { createInboxReceiver } from './sandbox/inbox.service.ts';
 import { createSandboxBank } from './bank/sandbox-bank.ts';
+import { createOutbound } from './webhooks/outbound.ts';
+import { createDeliverer, USER_AGENT } from './webhooks/delivery/deliverer.ts';
+import { startDeliveryWorker } from './webhooks/delivery/worker.ts';
 
 export interface Roles {
   api: boolean;
@@ -49,18 +53,28 @@ export async function openContext(config: Config, options: { log?: Logger; clock
     unlock();
     throw error;
   }
-  return {
+  const clock = options.clock ?? systemClock;
+  const outbound = createOutbound({
+    allowInsecure: config.allowInsecureWebhooks,
+    timeoutMs: config.worker.deliveryTimeoutMs,
+    userAgent: USER_AGENT,
+  });
+  const ctx: Context & { release(): Promise<void> } = {
     config,
     database,
     keys: deriveKeys(masterKey!),
-    clock: options.clock ?? systemClock,
+    clock,
     log,
     bank: createSandboxBank({ signingBaseUrl: config.publicBaseUrl }),
+    deliverer: undefined as never,
     async release() {
+      await outbound.close();
       await database.close();
       unlock();
     },
   };
+  ctx.deliverer = createDeliverer({ outbound, clock, publicBaseUrl: config.publicBaseUrl, inbox: createInboxReceiver(ctx) });
+  return ctx;
 }
 
 export async function startRoles(ctx: Context & { release(): Promise<void> }, roles: Roles): Promise<Running> {
@@ -69,6 +83,10 @@ export async function startRoles(ctx: Context & { release(): Promise<void> }, ro
   let url: string | undefined;
 
   if (roles.sweeper) stoppers.push(startSweeper(ctx));
+  if (roles.worker) {
+    const worker = await startDeliveryWorker(ctx);
+    stoppers.push(() => worker.stop());
+  }
   if (roles.api) {
     app = await buildApp(ctx);
     url = await app.listen({ port: ctx.config.port, host: ctx.config.host });

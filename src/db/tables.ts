@@ -124,6 +124,36 @@ export interface DeliveriesTable {
   criado_em: Timestamp;
 }
 
+export interface InboxesTable {
+  id: string;
+  channel_id: string;
+  token_hash: Uint8Array;
+  token_sealed: Uint8Array;
+  responder_status: number;
+  criado_em: Timestamp;
+  atualizado_em: Timestamp;
+}
+
+export interface InboxEventsTable {
+  id: Generated<number>;
+  inbox_id: string;
+  recebido_em: Timestamp;
+  tipo: string | null;
+  evento_id: string | null;
+  tentativa: string | null;
+  assinatura_valida: boolean | null;
+  motivo: string | null;
+  respondeu_status: number;
+  headers: ColumnType<Record<string, string>, string, string>;
+  corpo: string;
+}
+
+export interface RateLimitCountersTable {
+  key: string;
+  window_start: Timestamp;
+  count: number;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -142,5 +172,8 @@ export interface Tables {
   events: EventsTable;
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;
+  inboxes: InboxesTable;
+  inbox_events: InboxEventsTable;
+  rate_limit_counters: RateLimitCountersTable;
   schema_migrations: SchemaMigrationsTable;
 }

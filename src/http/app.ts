@@ -17,6 +17,10 @@ import { registerLinkRoutes } from '../links/links.routes.ts';
 import { registerSimulatorRoutes } from '../proposals/simulator.routes.ts';
 import { registerJourneyRoutes } from '../journey/journey.routes.ts';
 import { registerAssetRoutes } from './assets.ts';
+import { registerWebhookRoutes } from '../webhooks/webhooks.routes.ts';
+import { registerInboxRoutes } from '../sandbox/inbox.routes.ts';
+import { registerViewerRoutes } from '../sandbox/viewer.routes.ts';
+import { RateLimiter } from './rate-limit.ts';
 
 export type App = FastifyInstance<
   Server,
@@ -76,6 +80,12 @@ export async function buildApp(ctx: Context): Promise<App> {
 
   app.setNotFoundHandler((request, reply) => sendError(notFound('Rota não encontrada.'), request, reply));
 
+  const limiter = new RateLimiter(ctx);
+  app.addHook('onClose', async () => {
+    limiter.close();
+    await limiter.sync();
+  });
+
   await registerOpenApi(app, ctx);
   await registerAuth(app, ctx);
   registerHealthRoutes(app, ctx);
@@ -84,6 +94,11 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerLinkRoutes(app, ctx);
   registerSimulatorRoutes(app, ctx);
   registerJourneyRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
+  if (ctx.config.ambiente === 'SANDBOX') {
+    registerInboxRoutes(app, ctx, limiter);
+    registerViewerRoutes(app, ctx, limiter);
+  }
   registerAssetRoutes(app);
 
   return app;

@@ -16,6 +16,10 @@ import { createSandboxBank } from '../../src/bank/sandbox-bank.ts';
 import type { BankGateway } from '../../src/bank/bank-gateway.ts';
 import { createChannel, type IssuedCredentials } from '../../src/channels/channels.service.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { createOutbound, type OutboundOptions } from '../../src/webhooks/outbound.ts';
+import { createDeliverer, USER_AGENT } from '../../src/webhooks/delivery/deliverer.ts';
+import { startDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/delivery/worker.ts';
+import { createInboxReceiver } from '../../src/sandbox/inbox.service.ts';
 import { captureLogLine, rememberSecret } from './secrets.ts';
 
 export interface TestServiceOptions {
@@ -32,6 +36,10 @@ export interface TestServiceOptions {
   dataDir?: string;
   /** Replace the sandbox bank (the only edge tests may fake). */
   bank?: BankGateway;
+  /** Options of the outbound webhook client (e.g. a resolver pointed at loopback). */
+  outbound?: Partial<OutboundOptions>;
+  /** Run the delivery worker in this service too. */
+  worker?: boolean;
 }
 
 export interface TestService {
@@ -42,6 +50,7 @@ export interface TestService {
   database: TestDatabase;
   baseUrl: string;
   logs: string[];
+  worker: DeliveryWorker | undefined;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   createChannel(options?: { name?: string; allowIps?: string[] }): Promise<IssuedCredentials>;
   token(channel: IssuedCredentials): Promise<string>;
@@ -87,6 +96,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const db = shared ?? (await openDatabase({ databaseUrl: database.url, dataDir: options.dataDir ?? 'memory', poolSize: config.pgPoolSize, log }));
   if (!shared) await migrate(db);
   const clock = options.clock ?? systemClock;
+  const outbound = createOutbound({
+    allowInsecure: config.allowInsecureWebhooks,
+    timeoutMs: config.worker.deliveryTimeoutMs,
+    userAgent: USER_AGENT,
+    ...options.outbound,
+  });
   const ctx: Context = {
     config,
     database: db,
@@ -94,8 +109,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock,
     log,
     bank: options.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl }),
+    deliverer: undefined as never,
   };
+  ctx.deliverer = createDeliverer({ outbound, clock, publicBaseUrl: config.publicBaseUrl, inbox: createInboxReceiver(ctx) });
   const app = await buildApp(ctx);
+  const worker = options.worker ? await startDeliveryWorker(ctx) : undefined;
   if (options.listen) await app.listen({ port, host: '127.0.0.1' });
   else await app.ready();
 
@@ -128,8 +146,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async bearer(channel) {
       return { authorization: `Bearer ${await service.token(channel)}` };
     },
+    worker,
     async close() {
+      await worker?.stop();
       await app.close();
+      await outbound.close();
       if (shared) return;
       await db.close();
       if (!options.database && !options.dataDir) await database.drop();

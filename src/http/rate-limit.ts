@@ -1,0 +1,124 @@
+// Fixed-window rate limits shared by every process through the database, without a
+// database write per request: each process counts locally and, every SYNC_MS, adds
+// its counts to the shared row and reads the total back. A process decides with
+// "total at the last sync + what it counted since", so with N processes a key can
+// overshoot by what N-1 others counted in one sync interval: a bounded, documented
+// approximation that keeps the API's hot path free of rate-limit round trips.
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+import type { RateLimit } from '../config/config.ts';
+import { tooManyRequests } from '../errors.ts';
+
+const SYNC_MS = 250;
+
+interface Counter {
+  window: number;
+  windowMs: number;
+  /** Total of every process at the last sync, this process's flushed counts included. */
+  shared: number;
+  /** Counted here since the last sync. */
+  local: number;
+}
+
+export interface Decision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+}
+
+export class RateLimiter {
+  private readonly counters = new Map<string, Counter>();
+  private timer: NodeJS.Timeout | undefined;
+  private syncing: Promise<void> | undefined;
+  private readonly deps: Pick<Context, 'database' | 'clock' | 'log'>;
+
+  constructor(deps: Pick<Context, 'database' | 'clock' | 'log'>) {
+    this.deps = deps;
+  }
+
+  hit(key: string, limit: RateLimit): Decision {
+    if (limit.max === 0) return { allowed: true, limit: 0, remaining: 0, reset: 0 };
+    const nowMs = this.deps.clock.now().getTime();
+    const windowMs = limit.windowSeconds * 1000;
+    const window = Math.floor(nowMs / windowMs);
+    let counter = this.counters.get(key);
+    if (!counter || counter.window !== window) {
+      counter = { window, windowMs, shared: 0, local: 0 };
+      this.counters.set(key, counter);
+    }
+    const reset = Math.max(1, Math.ceil(((window + 1) * windowMs - nowMs) / 1000));
+    const used = counter.shared + counter.local;
+    if (used >= limit.max) return { allowed: false, limit: limit.max, remaining: 0, reset };
+    counter.local += 1;
+    this.scheduleSync();
+    return { allowed: true, limit: limit.max, remaining: limit.max - used - 1, reset };
+  }
+
+  private scheduleSync(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.sync();
+    }, SYNC_MS);
+    this.timer.unref();
+  }
+
+  /** Adds local counts to the shared rows and reads the totals back. */
+  sync(): Promise<void> {
+    this.syncing ??= this.doSync().finally(() => {
+      this.syncing = undefined;
+    });
+    return this.syncing;
+  }
+
+  private async doSync(): Promise<void> {
+    this.forgetOldWindows();
+    const pending = [...this.counters.entries()].filter(([, c]) => c.local > 0);
+    if (pending.length === 0) return;
+    const keys = pending.map(([key]) => key);
+    const windows = pending.map(([, c]) => new Date(c.window * c.windowMs).toISOString());
+    const counts = pending.map(([, c]) => c.local);
+    for (const [, c] of pending) c.local = 0;
+    try {
+      const { rows } = await sql<{ key: string; count: number }>`
+        insert into rate_limit_counters as r (key, window_start, count)
+        select * from unnest(${keys}::text[], ${windows}::timestamptz[], ${counts}::int[])
+        on conflict (key) do update set
+          count = case when r.window_start = excluded.window_start then r.count + excluded.count else excluded.count end,
+          window_start = excluded.window_start
+        returning key, count
+      `.execute(this.deps.database.db);
+      for (const row of rows) {
+        const counter = this.counters.get(row.key);
+        if (counter) counter.shared = row.count;
+      }
+    } catch (error) {
+      // Keep counting locally; the next sync carries these counts.
+      pending.forEach(([, c], i) => (c.local += counts[i]!));
+      this.deps.log.warn({ err: { message: (error as Error).message } }, 'rate-limit sync failed');
+    }
+  }
+
+  private forgetOldWindows(): void {
+    const nowMs = this.deps.clock.now().getTime();
+    for (const [key, c] of this.counters) if (c.local === 0 && (c.window + 1) * c.windowMs < nowMs) this.counters.delete(key);
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** Applies a decision: headers always, 429 limite_excedido when refused. */
+export function enforce(reply: { header(name: string, value: string): unknown }, decision: Decision): void {
+  if (decision.limit === 0) return;
+  const headers = {
+    'ratelimit-limit': String(decision.limit),
+    'ratelimit-remaining': String(decision.remaining),
+    'ratelimit-reset': String(decision.reset),
+  };
+  if (!decision.allowed) throw tooManyRequests(decision.reset, headers);
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+}

@@ -1,0 +1,174 @@
+// The sandbox test inbox (spec, Test inbox; decisions §6): a receiver a channel can
+// register as its webhook to watch signed events arrive before writing any code.
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { newInboxToken, uuidv7 } from '../crypto/random.ts';
+import { verifySignature } from '../webhooks/signature.ts';
+import { findWebhook, signingSecrets } from '../webhooks/webhooks.service.ts';
+import type { InboxReceiver } from '../webhooks/delivery/deliverer.ts';
+
+type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
+
+export const ALLOWED_STATUSES = [200, 202, 204, 400, 401, 404, 500, 502, 503] as const;
+export const MAX_EVENTS = 50;
+export const MAX_BODY_BYTES = 64 * 1024;
+const TOLERANCE_SECONDS = 300;
+
+export interface Inbox {
+  url: string;
+  visualizacaoUrl: string;
+  responderStatus: number;
+}
+
+export interface ReceivedEvent {
+  id: number;
+  recebidoEm: string;
+  tipo?: string;
+  eventoId?: string;
+  tentativa?: string;
+  assinaturaValida: boolean | null;
+  motivo?: string;
+  respondeuStatus: number;
+  headers: Record<string, string>;
+  corpo: unknown;
+}
+
+export const hashInboxToken = (deps: Pick<Context, 'keys'>, token: string): Buffer => deps.keys.hash('inbox-token', token);
+
+export function checkStatus(value: unknown): number {
+  if (typeof value !== 'number' || !(ALLOWED_STATUSES as readonly number[]).includes(value)) {
+    throw badRequest('status_invalido', `responderStatus inválido: use um de ${ALLOWED_STATUSES.join(', ')}.`);
+  }
+  return value;
+}
+
+export const inboxUrlOf = (deps: Pick<Context, 'config'>, token: string): string => `${deps.config.publicBaseUrl}/v1/sandbox/receptor/${token}`;
+
+const inboxOf = (deps: Pick<Context, 'config'>, token: string, responderStatus: number): Inbox => ({
+  url: inboxUrlOf(deps, token),
+  visualizacaoUrl: `${deps.config.publicBaseUrl}/sandbox/receptor/${token}`,
+  responderStatus,
+});
+
+/** Creates the channel's inbox or returns the existing one (always the same URL). */
+export async function ensureInbox(deps: Deps, channelId: string, responderStatus?: unknown): Promise<Inbox> {
+  const status = responderStatus === undefined ? undefined : checkStatus(responderStatus);
+  const now = deps.clock.now();
+  const token = newInboxToken();
+  await deps.database.db
+    .insertInto('inboxes')
+    .values({
+      id: uuidv7(now.getTime()),
+      channel_id: channelId,
+      token_hash: hashInboxToken(deps, token),
+      token_sealed: deps.keys.seal(token),
+      responder_status: status ?? 200,
+      criado_em: now,
+      atualizado_em: now,
+    })
+    .onConflict((oc) => oc.column('channel_id').doNothing())
+    .execute();
+  if (status !== undefined) {
+    await deps.database.db.updateTable('inboxes').set({ responder_status: status, atualizado_em: now }).where('channel_id', '=', channelId).execute();
+  }
+  const row = await deps.database.db.selectFrom('inboxes').select(['token_sealed', 'responder_status']).where('channel_id', '=', channelId).executeTakeFirstOrThrow();
+  return inboxOf(deps, deps.keys.open(row.token_sealed), row.responder_status);
+}
+
+async function inboxByToken(deps: Deps, token: string) {
+  if (!/^sbx_[A-Za-z0-9]{32}$/.test(token)) return undefined;
+  return deps.database.db.selectFrom('inboxes').selectAll().where('token_hash', '=', hashInboxToken(deps, token)).executeTakeFirst();
+}
+
+const inboxNotFound = () => notFound('Receptor de testes não encontrado.');
+
+export async function setResponderStatus(deps: Deps, token: string, value: unknown): Promise<number> {
+  const status = checkStatus(value);
+  const inbox = await inboxByToken(deps, token);
+  if (!inbox) throw inboxNotFound();
+  await deps.database.db.updateTable('inboxes').set({ responder_status: status, atualizado_em: deps.clock.now() }).where('id', '=', inbox.id).execute();
+  return status;
+}
+
+export async function listReceived(deps: Deps, token: string): Promise<{ responderStatus: number; eventos: ReceivedEvent[] }> {
+  const inbox = await inboxByToken(deps, token);
+  if (!inbox) throw inboxNotFound();
+  const rows = await deps.database.db.selectFrom('inbox_events').selectAll().where('inbox_id', '=', inbox.id).orderBy('id', 'desc').limit(MAX_EVENTS).execute();
+  return {
+    responderStatus: inbox.responder_status,
+    eventos: rows.map((r) => ({
+      id: r.id,
+      recebidoEm: r.recebido_em.toISOString(),
+      ...(r.tipo !== null ? { tipo: r.tipo } : {}),
+      ...(r.evento_id !== null ? { eventoId: r.evento_id } : {}),
+      ...(r.tentativa !== null ? { tentativa: r.tentativa } : {}),
+      assinaturaValida: r.assinatura_valida,
+      ...(r.motivo !== null ? { motivo: r.motivo } : {}),
+      respondeuStatus: r.respondeu_status,
+      headers: r.headers,
+      corpo: parseBody(r.corpo),
+    })),
+  };
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function clearReceived(deps: Deps, where: { channelId: string } | { token: string }): Promise<void> {
+  const inbox =
+    'token' in where
+      ? await inboxByToken(deps, where.token)
+      : await deps.database.db.selectFrom('inboxes').selectAll().where('channel_id', '=', where.channelId).executeTakeFirst();
+  if (!inbox) throw inboxNotFound();
+  await deps.database.db.deleteFrom('inbox_events').where('inbox_id', '=', inbox.id).execute();
+}
+
+/** Stores what arrived and returns the status to answer with (undefined: no such inbox). */
+export async function receive(deps: Deps, token: string, headers: Record<string, string>, body: string): Promise<number | undefined> {
+  const inbox = await inboxByToken(deps, token);
+  if (!inbox) return undefined;
+  const now = deps.clock.now();
+  const check = await checkSignature(deps, inbox.channel_id, headers['x-service-signature'], body, now);
+  await deps.database.db.transaction().execute(async (tx) => {
+    // Serializes the receipts of one inbox, so the 50-event cap holds exactly.
+    await tx.selectFrom('inboxes').select('id').where('id', '=', inbox.id).forUpdate().execute();
+    await tx
+      .insertInto('inbox_events')
+      .values({
+        inbox_id: inbox.id,
+        recebido_em: now,
+        tipo: headers['x-service-event-type']?.slice(0, 100) ?? null,
+        evento_id: headers['x-service-event-id']?.slice(0, 100) ?? null,
+        tentativa: headers['x-service-delivery-attempt']?.slice(0, 20) ?? null,
+        assinatura_valida: check.valid,
+        motivo: check.valid === null ? check.reason : null,
+        respondeu_status: inbox.responder_status,
+        headers: JSON.stringify(headers),
+        corpo: body,
+      })
+      .execute();
+    await sql`
+      delete from inbox_events
+      where inbox_id = ${inbox.id}
+        and id < (select min(id) from (select id from inbox_events where inbox_id = ${inbox.id} order by id desc limit ${MAX_EVENTS}) newest)
+    `.execute(tx);
+  });
+  return inbox.responder_status;
+}
+
+async function checkSignature(deps: Deps, channelId: string, header: string | undefined, body: string, now: Date) {
+  const webhook = await findWebhook(deps, channelId);
+  if (!webhook) return { valid: null, reason: 'nenhum webhook registrado para o canal' } as const;
+  return verifySignature(body, header, signingSecrets(deps, webhook, now), Math.floor(now.getTime() / 1000), TOLERANCE_SECONDS);
+}
+
+/** What the delivery engine calls for the inbox URL: no network hop. */
+export function createInboxReceiver(deps: Deps): InboxReceiver {
+  return { receive: (token, headers, body) => receive(deps, token, headers, body) };
+}

@@ -1,0 +1,54 @@
+// Sends one signed request to a webhook: over the network through the SSRF-safe
+// client, or straight into this service's own test inbox when the URL is the inbox
+// URL (same headers, same signature, no network).
+import type { Clock } from '../../clock.ts';
+import type { Outbound, OutboundResult } from '../outbound.ts';
+import { signatureHeader } from '../signature.ts';
+import { inboxTokenOf } from '../url-policy.ts';
+
+export interface OutgoingEvent {
+  url: string;
+  body: string;
+  eventId: string;
+  tipo: string;
+  attempt: number;
+  secrets: string[];
+}
+
+/** The test inbox, seen from the delivery side: answers with the status it is set to. */
+export interface InboxReceiver {
+  /** undefined when no inbox has this token (answered as HTTP 404). */
+  receive(token: string, headers: Record<string, string>, body: string): Promise<number | undefined>;
+}
+
+export interface Deliverer {
+  send(event: OutgoingEvent): Promise<OutboundResult>;
+}
+
+export const USER_AGENT = 'Consigna-Webhooks/1.0';
+
+export function createDeliverer(options: { outbound: Outbound; clock: Clock; publicBaseUrl: string; inbox?: InboxReceiver }): Deliverer {
+  return {
+    async send(event) {
+      const timestamp = Math.floor(options.clock.now().getTime() / 1000);
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'x-service-signature': signatureHeader(event.secrets, timestamp, event.body),
+        'x-service-event-id': event.eventId,
+        'x-service-event-type': event.tipo,
+        'x-service-delivery-attempt': String(event.attempt),
+      };
+      const inboxToken = options.inbox ? inboxTokenOf(event.url, options.publicBaseUrl) : undefined;
+      if (inboxToken === undefined || !options.inbox) {
+        const url = new URL(event.url);
+        return options.outbound.post(url, event.body, headers);
+      }
+      const started = performance.now();
+      const status = (await options.inbox.receive(inboxToken, headers, event.body)) ?? 404;
+      const latencyMs = Math.round(performance.now() - started);
+      const ok = status >= 200 && status < 300;
+      return ok ? { ok, status, latencyMs } : { ok, status, latencyMs, error: `HTTP ${status}` };
+    },
+  };
+}
