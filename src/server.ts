@@ -16,6 +16,7 @@ import { createSandboxBank } from './bank/sandbox-bank.ts';
 import { createOutbound } from './webhooks/outbound.ts';
 import { createDeliverer, USER_AGENT } from './webhooks/delivery/deliverer.ts';
 import { startDeliveryWorker } from './webhooks/delivery/worker.ts';
+import { metricsFor } from './observability/metrics.ts';
 
 export interface Roles {
   api: boolean;
@@ -84,7 +85,8 @@ export async function startRoles(ctx: Context & { release(): Promise<void> }, ro
 
   if (roles.sweeper) stoppers.push(startSweeper(ctx));
   if (roles.worker) {
-    const worker = await startDeliveryWorker(ctx);
+    const metrics = metricsFor(ctx);
+    const worker = await startDeliveryWorker(ctx, { onAttempt: (claimed, result) => metrics.observeAttempt(claimed, result) });
     stoppers.push(() => worker.stop());
   }
   if (roles.api) {

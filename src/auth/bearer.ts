@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import { isIpAllowed } from '../channels/ip-allow-list.ts';
 import { hashAccessToken } from './token.service.ts';
 import { tokenCacheFor, watchChannelChanges, type TokenCache } from './token-cache.ts';
+import { enforce, type RateLimiter } from '../http/rate-limit.ts';
 
 export interface AuthenticatedChannel {
   id: string;
@@ -32,14 +33,16 @@ const unauthorized = (description: string) =>
 
 const forbidden = () => new AppError(403, 'forbidden', 'Acesso negado: canal inativo ou endereço IP não autorizado.');
 
-export async function registerAuth(app: App, ctx: Context): Promise<void> {
+export async function registerAuth(app: App, ctx: Context, limiter: RateLimiter): Promise<void> {
   const cache = tokenCacheFor(ctx.database);
   const unwatch = await watchChannelChanges(ctx.database, ctx.log);
   app.addHook('onClose', async () => unwatch());
   app.decorateRequest('channel', undefined);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.auth !== 'bearer') return;
     request.channel = await authenticate(ctx, cache, request);
+    // Per channel, shared by every api process (src/http/rate-limit.ts).
+    enforce(reply, limiter.hit(`api:${request.channel.id}`, ctx.config.rateLimits.api));
   });
 }
 

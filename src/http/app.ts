@@ -17,10 +17,12 @@ import { registerLinkRoutes } from '../links/links.routes.ts';
 import { registerSimulatorRoutes } from '../proposals/simulator.routes.ts';
 import { registerJourneyRoutes } from '../journey/journey.routes.ts';
 import { registerAssetRoutes } from './assets.ts';
+import { registerDocsRoutes } from './docs.routes.ts';
 import { registerWebhookRoutes } from '../webhooks/webhooks.routes.ts';
 import { registerInboxRoutes } from '../sandbox/inbox.routes.ts';
 import { registerViewerRoutes } from '../sandbox/viewer.routes.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { metricsFor } from '../observability/metrics.ts';
 
 export type App = FastifyInstance<
   Server,
@@ -56,7 +58,9 @@ export async function buildApp(ctx: Context): Promise<App> {
     if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store');
   });
 
+  const metrics = metricsFor(ctx);
   app.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest(request.method, request.routeOptions.url ?? 'not-found', reply.statusCode, reply.elapsedTime / 1000);
     const log = {
       method: request.method,
       route: request.routeOptions.url ?? 'not-found',
@@ -87,18 +91,19 @@ export async function buildApp(ctx: Context): Promise<App> {
   });
 
   await registerOpenApi(app, ctx);
-  await registerAuth(app, ctx);
+  await registerAuth(app, ctx, limiter);
   registerHealthRoutes(app, ctx);
   registerTokenRoutes(app, ctx);
   registerPingRoutes(app, ctx);
   registerLinkRoutes(app, ctx);
   registerSimulatorRoutes(app, ctx);
-  registerJourneyRoutes(app, ctx);
+  registerJourneyRoutes(app, ctx, limiter);
   registerWebhookRoutes(app, ctx);
   if (ctx.config.ambiente === 'SANDBOX') {
     registerInboxRoutes(app, ctx, limiter);
     registerViewerRoutes(app, ctx, limiter);
   }
+  registerDocsRoutes(app, ctx);
   registerAssetRoutes(app);
 
   return app;

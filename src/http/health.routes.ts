@@ -3,6 +3,7 @@ import type { App } from './app.ts';
 import type { Context } from '../context.ts';
 import { dbUnavailable } from '../errors.ts';
 import { ErrorBody } from './schemas.ts';
+import { metricsFor } from '../observability/metrics.ts';
 
 const Status = Type.Object({ status: Type.String() }, { additionalProperties: false });
 
@@ -26,5 +27,8 @@ export function registerHealthRoutes(app: App, ctx: Context): void {
       return { status: 'ok' };
     },
   );
-  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs/referencia/'));
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    const { registry } = metricsFor(ctx);
+    return reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+  });
 }

@@ -10,6 +10,8 @@ import type { SafeHtml } from '../http/html.ts';
 import { maskCelular } from '../links/celular.ts';
 import type { CustomerData } from '../bank/bank-gateway.ts';
 import * as journey from './journey.service.ts';
+import { hashLinkToken } from '../links/links.service.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
 import * as pages from './views/pages.ts';
 
 const TOKEN = /^[A-Za-z0-9]{43}$/;
@@ -30,9 +32,18 @@ const ACTIONS: Record<string, Action> = {
   proposta: (d, t) => journey.sendProposal(d, t),
 };
 
-export function registerJourneyRoutes(app: App, ctx: Context): void {
+export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimiter): void {
   addAssetDir(path.join(import.meta.dirname, 'assets'));
   const sandbox = ctx.config.ambiente === 'SANDBOX';
+
+  // Per link token, shared across processes: bounds guessing and scripted abuse of one link.
+  const limited = (token: string, reply: FastifyReply): boolean => {
+    const decision = limiter.hit(`journey:${hashLinkToken(ctx, token).toString('base64url')}`, ctx.config.rateLimits.journey);
+    if (decision.allowed) return false;
+    reply.header('retry-after', String(decision.reset));
+    send(reply, 429, pages.messagePage({ sandbox }, 'Muitas tentativas', 'Muitas tentativas', `Aguarde ${decision.reset} segundos e tente novamente.`));
+    return true;
+  };
 
   void app.register(async (scope) => {
     scope.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 8192 }, (_request, body, done) => {
@@ -42,6 +53,7 @@ export function registerJourneyRoutes(app: App, ctx: Context): void {
     scope.get<{ Params: Params }>('/c/:token', { schema: { hide: true } }, async (request, reply) => {
       const { token } = request.params;
       if (!TOKEN.test(token)) return send(reply, 404, invalidLinkPage(sandbox));
+      if (limited(token, reply)) return reply;
       return render(ctx, reply, token, await journey.loadPage(ctx, token), { errors: {}, values: {} });
     });
 
@@ -52,6 +64,7 @@ export function registerJourneyRoutes(app: App, ctx: Context): void {
         const { token, action } = request.params;
         const run = ACTIONS[action];
         if (!TOKEN.test(token) || !run) return send(reply, 404, invalidLinkPage(sandbox));
+        if (limited(token, reply)) return reply;
         if (!sameOrigin(request, ctx.config.publicBaseUrl)) {
           return send(reply, 403, pages.messagePage({ sandbox }, 'Acesso negado', 'Envio não permitido', 'Abra o link recebido e tente novamente.'));
         }

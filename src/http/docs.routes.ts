@@ -1,0 +1,41 @@
+// /docs: the pt-BR integration guide (docs/guia-integracao.md, rendered once at
+// start-up) beside the API reference (/docs/referencia), all served locally.
+import fs from 'node:fs';
+import path from 'node:path';
+import { marked } from 'marked';
+import type { App } from './app.ts';
+import type { Context } from '../context.ts';
+import { html, raw } from './html.ts';
+import { assetUrl, addAssetDir } from './assets.ts';
+import { setPageHeaders } from './security-headers.ts';
+
+const GUIDE = path.join(import.meta.dirname, '../../docs/guia-integracao.md');
+
+export function renderGuide(baseUrl: string): string {
+  const markdown = fs.readFileSync(GUIDE, 'utf8').replaceAll('{base_url}', baseUrl);
+  const body = marked.parse(markdown, { async: false, gfm: true });
+  return html`<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Guia de integração · Consigna</title>
+<link rel="stylesheet" href="${assetUrl('journey.css')}">
+<link rel="stylesheet" href="${assetUrl('docs.css')}">
+</head>
+<body>
+<header class="topo"><span class="marca">Consigna</span><span class="produto">Documentação para canais</span>
+<nav class="nav-docs" aria-label="Documentação"><a href="/docs">Guia</a><a href="/docs/referencia/">Referência da API</a><a href="/openapi.yaml">openapi.yaml</a></nav></header>
+<main class="cartao docs">${raw(body)}</main>
+</body>
+</html>`.value;
+}
+
+export function registerDocsRoutes(app: App, ctx: Context): void {
+  addAssetDir(path.join(import.meta.dirname, 'assets'));
+  const page = renderGuide(ctx.config.publicBaseUrl);
+  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => setPageHeaders(reply).header('cache-control', 'public, max-age=300').send(page));
+  app.get('/docs/guia.md', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/markdown; charset=utf-8').send(fs.readFileSync(GUIDE, 'utf8').replaceAll('{base_url}', ctx.config.publicBaseUrl)),
+  );
+}

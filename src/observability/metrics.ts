@@ -1,0 +1,111 @@
+// Prometheus metrics (GET /metrics). Labels are route patterns and fixed values,
+// never URLs, ids or tokens, so nothing secret can reach a scrape.
+import { Counter, Histogram, Registry, Gauge, collectDefaultMetrics } from 'prom-client';
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+import type { AttemptResult, ClaimedDelivery } from '../webhooks/delivery/attempts.ts';
+
+export interface Metrics {
+  registry: Registry;
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  observeAttempt(claimed: ClaimedDelivery, result: AttemptResult): void;
+}
+
+const metricsByRegistry = new WeakMap<Context['database'], Metrics>();
+
+/** One set of metrics per process (per open database, in tests). */
+export function metricsFor(ctx: Pick<Context, 'database' | 'clock'>): Metrics {
+  let metrics = metricsByRegistry.get(ctx.database);
+  if (!metrics) {
+    metrics = createMetrics(ctx);
+    metricsByRegistry.set(ctx.database, metrics);
+  }
+  return metrics;
+}
+
+function createMetrics(ctx: Pick<Context, 'database' | 'clock'>): Metrics {
+  const registry = new Registry();
+  let cached: { at: number; value: Promise<{ depth: number; oldestDueAge: number }> } | undefined;
+  // One query per scrape, shared by both queue gauges.
+  const queueState = (): Promise<{ depth: number; oldestDueAge: number }> => {
+    const now = Date.now();
+    if (cached && now - cached.at < 1000) return cached.value;
+    const at = ctx.clock.now();
+    const value = sql<{ depth: number; oldest: Date | null }>`
+      select count(*)::int as depth, min(next_attempt_at) filter (where next_attempt_at <= ${at}) as oldest
+      from deliveries where status = 'PENDENTE'
+    `
+      .execute(ctx.database.db)
+      .then(({ rows }) => ({
+        depth: rows[0]?.depth ?? 0,
+        oldestDueAge: rows[0]?.oldest ? Math.max(0, (at.getTime() - rows[0].oldest.getTime()) / 1000) : 0,
+      }))
+      .catch(() => ({ depth: -1, oldestDueAge: -1 }));
+    cached = { at: now, value };
+    return value;
+  };
+  collectDefaultMetrics({ register: registry, prefix: 'consigna_' });
+
+  const requests = new Counter({
+    name: 'consigna_http_requests_total',
+    help: 'HTTP requests by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'consigna_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [registry],
+  });
+  const attempts = new Counter({
+    name: 'consigna_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome (ENTREGUE, PENDENTE = will retry, FALHOU = gave up).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const attemptLatency = new Histogram({
+    name: 'consigna_webhook_attempt_duration_seconds',
+    help: 'Time of one delivery attempt (request to the channel and its answer).',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const eventToDelivery = new Histogram({
+    name: 'consigna_webhook_event_to_delivery_seconds',
+    help: 'From the event (state change commit) to a successful delivery.',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 60, 600, 3600, 86_400],
+    registers: [registry],
+  });
+  // Read from the database at scrape time: the queue is shared by every worker.
+  new Gauge({
+    name: 'consigna_webhook_queue_depth',
+    help: 'Pending deliveries (all workers).',
+    registers: [registry],
+    async collect() {
+      this.set((await queueState()).depth);
+    },
+  });
+  new Gauge({
+    name: 'consigna_webhook_oldest_due_age_seconds',
+    help: 'Age of the oldest delivery that is due and not yet sent (0 when none).',
+    registers: [registry],
+    async collect() {
+      this.set((await queueState()).oldestDueAge);
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(method, route, status, seconds) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+    observeAttempt(claimed, result) {
+      attempts.inc({ outcome: result.status });
+      attemptLatency.observe(result.latencyMs / 1000);
+      if (result.status === 'ENTREGUE') eventToDelivery.observe(Math.max(0, (result.at.getTime() - claimed.eventAt.getTime()) / 1000));
+    },
+  };
+}

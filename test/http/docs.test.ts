@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { startTestService, type TestService } from '../helpers/service.ts';
+
+describe('/docs (pt-BR integration guide)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(() => service.close());
+
+  it('serves the guide with this service’s address in every example', async () => {
+    const response = await service.inject({ method: 'GET', url: '/docs' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.body).toContain('<html lang="pt-BR">');
+    expect(response.body).not.toContain('{base_url}');
+    expect(response.body).toContain(`${service.baseUrl}/v1/oauth/token`);
+    expect(response.body).toContain('href="/docs/referencia/"');
+    for (const section of ['Autenticação', 'Criar um link', 'Registrar o webhook', 'Verificar a assinatura', 'Cenários do sandbox', 'Simulador de proposta', 'Receptor de testes', 'Erros e o que fazer', 'Limites']) {
+      expect(response.body).toContain(section);
+    }
+  });
+
+  it('explains every error code the OpenAPI document declares', async () => {
+    const spec = parse((await service.inject({ method: 'GET', url: '/openapi.yaml' })).body);
+    const codes = new Set<string>();
+    const walk = (node: unknown) => {
+      if (!node || typeof node !== 'object') return;
+      const record = node as Record<string, unknown>;
+      for (const key of ['code', 'error']) {
+        const prop = (record.properties as Record<string, { enum?: string[] }> | undefined)?.[key];
+        for (const value of prop?.enum ?? []) codes.add(value);
+      }
+      for (const value of Object.values(record)) walk(value);
+    };
+    walk(spec.paths);
+    expect(codes.size).toBeGreaterThan(15);
+    const guide = (await service.inject({ method: 'GET', url: '/docs/guia.md' })).body;
+    const missing = [...codes].filter((code) => code !== 'temporarily_unavailable' && !guide.includes(`\`${code}\``));
+    expect(missing).toEqual([]);
+  });
+});
