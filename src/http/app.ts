@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { validatorCompiler } from './validation.ts';
+import { ErrorBody } from './schemas.ts';
 import { sendError, toAppError } from './error-handler.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerHealthRoutes } from './health.routes.ts';
@@ -47,10 +48,27 @@ export async function buildApp(ctx: Context): Promise<App> {
     connectionTimeout: 60_000,
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
+    // Router-level failures (an over-long path segment, a malformed %-escape) get the
+    // same answers as everything else: a documented code and the request id.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+      const appError =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? notFound('Recurso não encontrado.') : new AppError(400, 'requisicao_invalida', 'URL inválida.');
+      return sendError(appError, request, reply);
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+
+  // Any /v1 route can meet a malformed or oversized body (even one that takes none):
+  // document those answers on every route that does not already describe them.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/v1/') || !route.schema?.response) return;
+    const responses = route.schema.response as Record<string, unknown>;
+    responses[400] ??= ErrorBody(['requisicao_invalida'], 'Corpo malformado (JSON inválido, tipo de conteúdo não suportado).');
+    responses[413] ??= ErrorBody(['corpo_muito_grande'], 'Corpo acima do limite (64 KB).');
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

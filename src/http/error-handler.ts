@@ -54,7 +54,8 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
 function fieldOf(error: AjvError): string | undefined {
   if (error.keyword === 'required') return String(error.params.missingProperty);
   const segment = error.instancePath.split('/')[1];
-  return segment === undefined || segment === '' ? undefined : decodeURIComponent(segment);
+  // instancePath is a JSON Pointer: ~1 and ~0 escape '/' and '~' (no %-encoding).
+  return segment === undefined || segment === '' ? undefined : segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 function describe(error: AjvError | undefined, context: string | undefined): string {

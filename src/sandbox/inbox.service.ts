@@ -150,7 +150,8 @@ export async function receive(deps: Deps, token: string, headers: Record<string,
         motivo: check.valid === null ? check.reason : null,
         respondeu_status: inbox.responder_status,
         headers: JSON.stringify(headers),
-        corpo: body,
+        // PostgreSQL text cannot hold NUL; the visible replacement keeps the rest intact.
+        corpo: body.replaceAll('\0', '\uFFFD'),
       })
       .execute();
     await sql`

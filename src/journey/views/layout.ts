@@ -21,6 +21,7 @@ export function layout(options: LayoutOptions, body: SafeHtml): SafeHtml {
 <meta name="referrer" content="no-referrer">
 ${refreshSeconds ? html`<meta http-equiv="refresh" content="${refreshSeconds}">` : ''}
 <title>${title} · Consigna</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assetUrl('journey.css')}">
 </head>
 <body>
