@@ -2,7 +2,6 @@
 // the same SQL. Also the notification channel (LISTEN/NOTIFY) that wakes workers.
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import type { Tables } from './tables.ts';
 
@@ -94,6 +93,8 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
 
 async function openPglite(options: OpenOptions): Promise<Database> {
   const dataDir = options.dataDir && options.dataDir !== 'memory' ? options.dataDir : undefined;
+  // Loaded only when used: a PostgreSQL deployment never pays for the WebAssembly build.
+  const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create(dataDir);
   const db = new Kysely<Tables>({ dialect: new PGliteDialect({ pglite }) });
   return {

@@ -56,29 +56,37 @@ export function findIdempotencyKey(db: DB, channelId: string, key: string, cutof
 }
 
 /**
- * Takes the key for this request: inserts it, or takes over a row older than the
- * retention window. Returns false when a live row (another request's) holds it.
+ * Inserts the link and takes its idempotency key in one statement (one round trip,
+ * atomic without an explicit transaction). The key is claimed first: a new row, or
+ * one older than the retention window taken over. When a live row (another
+ * request's) holds the key, nothing is inserted and false comes back. The primary
+ * key (channel, key) is what serializes concurrent creations with one key: the
+ * second statement waits for the first to commit and then finds the key taken.
+ * (The foreign key from the key to the link is checked at the end of the statement,
+ * when both rows exist.)
  */
-export async function claimIdempotencyKey(
+export async function insertLinkWithKey(
   db: DB,
-  row: Insertable<IdempotencyKeysTable> & { cutoff: Date },
+  link: Insertable<LinksTable>,
+  key: Omit<Insertable<IdempotencyKeysTable>, 'link_id'> & { cutoff: Date },
 ): Promise<boolean> {
-  const { cutoff, ...values } = row;
-  const result = await db
-    .insertInto('idempotency_keys')
-    .values(values)
-    .onConflict((oc) =>
-      oc
-        .columns(['channel_id', 'key'])
-        .doUpdateSet({
-          fingerprint: (eb) => eb.ref('excluded.fingerprint'),
-          link_id: (eb) => eb.ref('excluded.link_id'),
-          response_sealed: (eb) => eb.ref('excluded.response_sealed'),
-          created_at: (eb) => eb.ref('excluded.created_at'),
-        })
-        .where('idempotency_keys.created_at', '<=', cutoff),
+  const { rows } = await sql<{ id: string }>`
+    with claimed as (
+      insert into idempotency_keys as k (channel_id, key, fingerprint, link_id, response_sealed, created_at)
+      values (${key.channel_id}, ${key.key}, ${key.fingerprint}, ${link.id}, ${key.response_sealed}, ${key.created_at})
+      on conflict (channel_id, key) do update set
+        fingerprint = excluded.fingerprint, link_id = excluded.link_id,
+        response_sealed = excluded.response_sealed, created_at = excluded.created_at
+      where k.created_at <= ${key.cutoff}
+      returning 1
     )
-    .returning(sql<number>`1`.as('claimed'))
-    .executeTakeFirst();
-  return result !== undefined;
+    insert into links (id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
+                       referencia_externa, status, expira_em, criado_em, aberto_em, updated_at)
+    select ${link.id}, ${link.channel_id}, ${link.ambiente}, ${link.token_hash}, ${link.cpf_sealed}, ${link.cpf_hash},
+           ${link.cpf_masked}, ${link.celular_sealed ?? null}, ${link.referencia_externa ?? null}, ${link.status},
+           ${link.expira_em}, ${link.criado_em}, ${link.aberto_em ?? null}, ${link.updated_at}
+    where exists (select 1 from claimed)
+    returning id
+  `.execute(db);
+  return rows.length > 0;
 }

@@ -9,7 +9,7 @@ import { messageFor } from '../http/messages.ts';
 import { isValidCpf, maskCpf } from './cpf.ts';
 import { isValidCelular } from './celular.ts';
 import { IDEMPOTENCY_RETENTION_SECONDS } from './links.expiry.ts';
-import { claimIdempotencyKey, findIdempotencyKey, findLinkView, insertLink, type LinkView } from './links.repository.ts';
+import { findIdempotencyKey, findLinkView, insertLink, insertLinkWithKey, type LinkView } from './links.repository.ts';
 import { toLinkResource, type LinkResource } from './link-resource.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'bank'>;
@@ -36,9 +36,6 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
 // Printable: no control characters (C0, DEL, C1), no line or paragraph separators.
 // eslint-disable-next-line no-control-regex
 const NOT_PRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/** Rolls back the link insert when another request won the idempotency key. */
-class KeyTaken extends Error {}
 
 export const hashLinkToken = (deps: Pick<Context, 'keys'>, token: string): Buffer => deps.keys.hash('link-token', token);
 export const hashCpf = (deps: Pick<Context, 'keys'>, cpf: string): Buffer => deps.keys.hash('cpf', cpf);
@@ -87,41 +84,36 @@ export async function createLink(deps: Deps, input: CreateLinkInput): Promise<Cr
     criadoEm: now.toISOString(),
   };
 
-  try {
-    await deps.database.db.transaction().execute(async (tx) => {
-      await insertLink(tx, {
-        id,
-        channel_id: input.channelId,
-        ambiente: deps.config.ambiente,
-        token_hash: hashLinkToken(deps, token),
-        cpf_sealed: deps.keys.seal(cpf),
-        cpf_hash: hashCpf(deps, cpf),
-        cpf_masked: link.cpfMascarado,
-        celular_sealed: celular ? deps.keys.seal(celular) : null,
-        referencia_externa: referenciaExterna ?? null,
-        status: 'CRIADO',
-        expira_em: new Date(link.expiraEm),
-        criado_em: now,
-        aberto_em: null,
-        updated_at: now,
-      });
-      if (key === undefined) return;
-      // The primary key (channel, key) serializes concurrent creations: a second
-      // insert waits for the first transaction and then finds the key taken.
-      const claimed = await claimIdempotencyKey(tx, {
-        channel_id: input.channelId,
-        key,
-        fingerprint,
-        link_id: id,
-        response_sealed: deps.keys.seal(JSON.stringify(link)),
-        created_at: now,
-        cutoff,
-      });
-      if (!claimed) throw new KeyTaken();
-    });
-  } catch (error) {
-    if (!(error instanceof KeyTaken)) throw error;
-    const replay = await replayOf(deps, input.channelId, key!, fingerprint, cutoff);
+  const row = {
+    id,
+    channel_id: input.channelId,
+    ambiente: deps.config.ambiente,
+    token_hash: hashLinkToken(deps, token),
+    cpf_sealed: deps.keys.seal(cpf),
+    cpf_hash: hashCpf(deps, cpf),
+    cpf_masked: link.cpfMascarado,
+    celular_sealed: celular ? deps.keys.seal(celular) : null,
+    referencia_externa: referenciaExterna ?? null,
+    status: 'CRIADO',
+    expira_em: new Date(link.expiraEm),
+    criado_em: now,
+    aberto_em: null,
+    updated_at: now,
+  };
+  if (key === undefined) {
+    await insertLink(deps.database.db, row);
+    return { replayed: false, link };
+  }
+  const claimed = await insertLinkWithKey(deps.database.db, row, {
+    channel_id: input.channelId,
+    key,
+    fingerprint,
+    response_sealed: deps.keys.seal(JSON.stringify(link)),
+    created_at: now,
+    cutoff,
+  });
+  if (!claimed) {
+    const replay = await replayOf(deps, input.channelId, key, fingerprint, cutoff);
     if (replay) return replay;
     throw conflict('idempotency_key_em_uso', 'Outra requisição com esta Idempotency-Key ainda está em andamento. Tente novamente.');
   }
