@@ -1,9 +1,12 @@
 // `npm run bench`: runs every case of bench/*.bench.ts against the service started as
 // a child process (`node bin/consigna.js api`), once on a fresh PostgreSQL database
 // and once on the embedded database (PGlite), next to a bare Fastify baseline
-// measured in the same run. Prints one table per database and saves the raw results
-// in bench/results/<timestamp>.json. Speed is reported, never asserted: the exit
-// code is 0 unless something broke (a process did not start, a request failed).
+// measured right before each table. Each case is measured twice: closed loop (all
+// connections busy: throughput) and then open loop at a fixed rate of half that
+// throughput (latency under load that the service can sustain). Prints one table
+// per database and saves the raw results in bench/results/<timestamp>.json. Speed is
+// reported, never asserted: the exit code is 0 unless something broke (a process
+// did not start, a request failed).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -13,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { installSignalHandlers, onCleanup, runCleanup } from './lib/cleanup.ts';
 import { createContext } from './lib/context.ts';
 import { runLoad, stopLoad, type LoadOptions, type LoadResult } from './lib/load.ts';
+import { runPaced, stopPaced, type PacedResult } from './lib/paced.ts';
 import { checkPostgres, createBenchDatabase, DEFAULT_BENCH_DATABASE_URL, redact } from './lib/postgres.ts';
 import { BenchError, freePort, indent, runCommand, startService, type ChildService } from './lib/process.ts';
 import { formatMiB } from './lib/rss.ts';
@@ -23,11 +27,15 @@ const BENCH_DIR = import.meta.dirname;
 const ROOT = path.resolve(BENCH_DIR, '..');
 const SERVICE_ARGS = ['bin/consigna.js', 'api'];
 const SERVICE_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+/** The fixed-rate run offers this fraction of the req/s the closed loop just measured. */
+const PACED_FRACTION = 0.5;
+const PACED_LABEL = `${Math.round(PACED_FRACTION * 100)}%`;
 
 const USAGE = `Usage: npm run bench -- [options]
 
   --only ID[,ID…]       run only these cases (ids or names, e.g. --only ping,token)
-  --duration SECONDS    measured seconds per case (default 10)
+  --duration SECONDS    measured seconds per run (default 10); each case has two runs,
+                        closed loop then a fixed rate of 50% of its req/s
   --warmup SECONDS      unmeasured load before each measurement (default 2; 0 skips)
   --connections N       concurrent connections (default 64)
   --no-postgres         skip the PostgreSQL table
@@ -37,20 +45,37 @@ const USAGE = `Usage: npm run bench -- [options]
 Environment: BENCH_DATABASE_URL (default ${DEFAULT_BENCH_DATABASE_URL}),
 BENCH_LOG_LEVEL (service LOG_LEVEL, default warn). See bench/README.md.`;
 
+/**
+ * Each goal judged on its own: `ratio` (closed-loop req/s ÷ baseline), `p99` (closed
+ * loop, all connections busy) and `p99AtHalfLoad` (the same p99 bound at the fixed
+ * rate). undefined: no such goal, or not measured.
+ */
+interface Verdict {
+  state: 'judged' | 'no-goals' | 'broken';
+  ratio?: boolean;
+  p99?: boolean;
+  p99AtHalfLoad?: boolean;
+}
+
 interface CaseOutcome {
   id: string;
   name: string;
   target: string;
   goals: Goals | undefined;
+  /** Closed loop: every connection sends its next request as soon as the previous one is answered. */
   result: LoadResult | undefined;
+  /** Open loop at PACED_FRACTION of `result.rps`, same connections. */
+  paced: PacedResult | undefined;
   ratio: number | undefined;
-  verdict: '✓' | '✗' | '–' | 'broken';
+  verdict: Verdict;
   error: string | undefined;
 }
 
 interface TableOutcome {
   backend: Backend;
   title: string;
+  /** Measured right before this table's cases; its ratios are against it. */
+  baseline: BaselineOutcome | undefined;
   servicePeakRss: number | undefined;
   cases: CaseOutcome[];
   error: string | undefined;
@@ -101,6 +126,7 @@ async function main(argv: string[]): Promise<number> {
 
   installSignalHandlers();
   onCleanup('stop autocannon', stopLoad);
+  onCleanup('stop the fixed-rate load', stopPaced);
 
   const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || DEFAULT_BENCH_DATABASE_URL;
   let postgresVersion: string | undefined;
@@ -111,23 +137,15 @@ async function main(argv: string[]): Promise<number> {
   console.log(
     `Consigna benchmarks: ${cases.map((c) => c.id).join(', ')}\n` +
       `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.release()}\n` +
-      `autocannon in the bench process: ${connections} connections, ${duration} s measured after ${warmup} s warm-up per case\n` +
-      `service: node ${SERVICE_ARGS.join(' ')} (child process, LOG_LEVEL=${SERVICE_LOG_LEVEL}); baseline: bare Fastify GET / (child process)\n`,
+      `closed loop (autocannon, in the bench process): ${connections} connections, ${duration} s measured after ${warmup} s warm-up per case\n` +
+      `then fixed rate (open loop, in the bench process): ${PACED_LABEL} of the case's closed-loop req/s, ${connections} connections, ${duration} s\n` +
+      `service: node ${SERVICE_ARGS.join(' ')} (child process, LOG_LEVEL=${SERVICE_LOG_LEVEL}); baseline: bare Fastify GET / (child process), measured right before each table\n`,
   );
 
-  const results: {
-    baseline: BaselineOutcome | undefined;
-    tables: TableOutcome[];
-  } = { baseline: undefined, tables: [] };
+  const results: { tables: TableOutcome[] } = { tables: [] };
   let broken = false;
 
   try {
-    results.baseline = await measureBaseline(load);
-    const base = results.baseline.result;
-    if (base.failures > 0) {
-      broken = true;
-      log(`the baseline had ${base.failures} failed requests: ${JSON.stringify(base.statusCodes)}`);
-    }
     for (const backend of backends) {
       const title =
         backend === 'postgres'
@@ -135,16 +153,16 @@ async function main(argv: string[]): Promise<number> {
           : 'Embedded database (PGlite, temporary data folder)';
       const table = await runBackend(backend, title, cases, load, adminUrl);
       results.tables.push(table);
-      judge(table, results.baseline);
-      printTable(table, results.baseline);
-      if (table.error || table.cases.some((c) => c.verdict === 'broken')) broken = true;
+      judge(table);
+      printTable(table, connections);
+      if (table.error || table.cases.some((c) => c.verdict.state === 'broken')) broken = true;
     }
   } finally {
     await runCleanup();
-    if (results.baseline) {
+    if (results.tables.length > 0) {
       const file = saveResults({
         startedAt,
-        options: { ...load, only: values.only ?? null, backends },
+        options: { ...load, pacedFraction: PACED_FRACTION, only: values.only ?? null, backends },
         postgresVersion,
         ...results,
       });
@@ -199,9 +217,9 @@ function positiveNumber(name: string, raw: string, zeroAllowed = false): number 
   return value;
 }
 
-async function measureBaseline(load: Omit<LoadOptions, 'url'>): Promise<BaselineOutcome> {
+async function measureBaseline(backend: Backend, load: Omit<LoadOptions, 'url'>): Promise<BaselineOutcome> {
   const port = await freePort();
-  log('baseline: starting bare Fastify…');
+  log(`${backend}: baseline: starting bare Fastify…`);
   const server = await startService({
     label: 'bare-fastify baseline',
     args: [path.join(BENCH_DIR, 'lib', 'bare-fastify.ts')],
@@ -210,8 +228,9 @@ async function measureBaseline(load: Omit<LoadOptions, 'url'>): Promise<Baseline
     port,
   });
   try {
-    log(`baseline: GET / for ${load.warmup} + ${load.duration} s…`);
+    log(`${backend}: baseline: GET / for ${load.warmup} + ${load.duration} s…`);
     const result = await runLoad({ method: 'GET', path: '/' }, { ...load, url: server.url });
+    if (result.failures > 0) throw new BenchError(`the baseline had failed requests: ${describeFailures(result)}`);
     return { name: 'bare-fastify', request: 'GET /', result, peakRss: server.peakRss() };
   } finally {
     await server.stop();
@@ -261,7 +280,7 @@ async function runBackend(
   load: Omit<LoadOptions, 'url'>,
   adminUrl: string,
 ): Promise<TableOutcome> {
-  const table: TableOutcome = { backend, title, servicePeakRss: undefined, cases: [], error: undefined };
+  const table: TableOutcome = { backend, title, baseline: undefined, servicePeakRss: undefined, cases: [], error: undefined };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `consigna-bench-${backend}-`));
   const removeDir = onCleanup(`remove ${dataDir}`, () => fs.rmSync(dataDir, { recursive: true, force: true }));
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -290,6 +309,10 @@ async function runBackend(
     service = await startService({ label: `consigna api (${backend})`, args: SERVICE_ARGS, cwd: ROOT, env, port });
     const ctx = createContext(service.url, backend, channel);
 
+    // The baseline of this table, as close as possible in time to its cases (the
+    // service is up but idle): consecutive runs on a shared machine vary a lot.
+    table.baseline = await measureBaseline(backend, load);
+
     for (const benchCase of cases) {
       const outcome: CaseOutcome = {
         id: benchCase.id,
@@ -297,8 +320,9 @@ async function runBackend(
         target: benchCase.target,
         goals: benchCase.goals,
         result: undefined,
+        paced: undefined,
         ratio: undefined,
-        verdict: 'broken',
+        verdict: { state: 'broken' },
         error: undefined,
       };
       table.cases.push(outcome);
@@ -308,6 +332,16 @@ async function runBackend(
         outcome.result = await runLoad(spec, { ...load, url: service.url });
         if (outcome.result.failures > 0) {
           outcome.error = describeFailures(outcome.result);
+        } else {
+          const rate = Math.max(1, Math.round(outcome.result.rps * PACED_FRACTION));
+          log(`${backend}: ${benchCase.name} at a fixed ${rps(rate)} req/s for ${load.duration} s…`);
+          outcome.paced = await runPaced(spec, {
+            url: service.url,
+            connections: load.connections,
+            duration: load.duration,
+            rate,
+          });
+          if (outcome.paced.failures > 0) outcome.error = `at the fixed rate: ${describePacedFailures(outcome.paced)}`;
         }
         await benchCase.teardown?.(ctx);
       } catch (error) {
@@ -352,13 +386,39 @@ function describeFailures(result: LoadResult): string {
   return `${result.failures} failed of ${result.requests} requests (${parts.join(', ')})`;
 }
 
-function verdict(outcome: CaseOutcome): CaseOutcome['verdict'] {
-  if (outcome.error || !outcome.result) return 'broken';
+function describePacedFailures(result: PacedResult): string {
+  const parts = Object.entries(result.statusCodes).map(([code, count]) => `${count}× ${code}`);
+  if (result.errors > 0 || result.timeouts > 0) parts.push(`${result.errors} errors, ${result.timeouts} timeouts`);
+  if (result.firstError) parts.push(`first: ${result.firstError}`);
+  return `${result.failures} failed of ${result.scheduled} requests (${parts.join(', ')})`;
+}
+
+function verdict(outcome: CaseOutcome): Verdict {
+  if (outcome.error || !outcome.result) return { state: 'broken' };
   const goals = outcome.goals;
-  if (!goals || (goals.minRatio === undefined && goals.p99BelowMs === undefined)) return '–';
-  const ratioOk = goals.minRatio === undefined || (outcome.ratio ?? 0) >= goals.minRatio;
-  const p99Ok = goals.p99BelowMs === undefined || outcome.result.p99 < goals.p99BelowMs;
-  return ratioOk && p99Ok ? '✓' : '✗';
+  if (!goals || (goals.minRatio === undefined && goals.p99BelowMs === undefined)) return { state: 'no-goals' };
+  const judged: Verdict = { state: 'judged' };
+  if (goals.minRatio !== undefined) judged.ratio = (outcome.ratio ?? 0) >= goals.minRatio;
+  if (goals.p99BelowMs !== undefined) {
+    judged.p99 = outcome.result.p99 < goals.p99BelowMs;
+    if (outcome.paced) judged.p99AtHalfLoad = outcome.paced.p99 < goals.p99BelowMs;
+  }
+  return judged;
+}
+
+const mark = (ok: boolean | undefined) => (ok === undefined ? '–' : ok ? '✓' : '✗');
+
+/** e.g. `ratio ✓ · p99 ✗ · p99@50% ✓`: which goal holds under which load. */
+function renderVerdict(outcome: CaseOutcome): string {
+  const v = outcome.verdict;
+  if (v.state === 'broken') return '✗ broken';
+  if (v.state === 'no-goals') return '–';
+  const parts: string[] = [];
+  if (outcome.goals?.minRatio !== undefined) parts.push(`ratio ${mark(v.ratio)}`);
+  if (outcome.goals?.p99BelowMs !== undefined) {
+    parts.push(`p99 ${mark(v.p99)}`, `p99@${PACED_LABEL} ${mark(v.p99AtHalfLoad)}`);
+  }
+  return parts.join(' · ');
 }
 
 const COLUMNS: Column[] = [
@@ -366,6 +426,9 @@ const COLUMNS: Column[] = [
   { header: 'req/s', align: 'right' },
   { header: 'p50', align: 'right' },
   { header: 'p99', align: 'right' },
+  { header: `@ ${PACED_LABEL} load: req/s`, align: 'right' },
+  { header: `p50 @ ${PACED_LABEL}`, align: 'right' },
+  { header: `p99 @ ${PACED_LABEL} load`, align: 'right' },
   { header: 'baseline req/s', align: 'right' },
   { header: 'ratio', align: 'right' },
   { header: 'target' },
@@ -375,36 +438,63 @@ const COLUMNS: Column[] = [
 const rps = (value: number) => Math.round(value).toLocaleString('en-US');
 const ms = (value: number) => `${Number.isInteger(value) ? value : value.toFixed(1)} ms`;
 
-/** Ratio to the baseline and verdict of every case of the table. */
-function judge(table: TableOutcome, baseline: BaselineOutcome): void {
+/** Ratio to the table's own baseline and verdict of every case of the table. */
+function judge(table: TableOutcome): void {
+  const baseRps = table.baseline?.result.rps;
   for (const outcome of table.cases) {
-    if (outcome.result) outcome.ratio = outcome.result.rps / baseline.result.rps;
+    if (outcome.result && baseRps) outcome.ratio = outcome.result.rps / baseRps;
     outcome.verdict = verdict(outcome);
   }
 }
 
-function printTable(table: TableOutcome, baseline: BaselineOutcome): void {
-  const base = baseline.result;
-  const rows: string[][] = [
-    ['bare Fastify GET / (baseline)', rps(base.rps), ms(base.p50), ms(base.p99), rps(base.rps), '1.00', '–', '–'],
-  ];
+function printTable(table: TableOutcome, connections: number): void {
+  const baseline = table.baseline;
+  const base = baseline?.result;
+  const rows: string[][] = [];
+  if (base) {
+    rows.push([
+      'bare Fastify GET / (baseline)',
+      rps(base.rps),
+      ms(base.p50),
+      ms(base.p99),
+      '–',
+      '–',
+      '–',
+      rps(base.rps),
+      '1.00',
+      '–',
+      '–',
+    ]);
+  }
   for (const outcome of table.cases) {
     const r = outcome.result;
+    const p = outcome.paced;
     rows.push([
       outcome.name,
       r ? rps(r.rps) : '–',
       r ? ms(r.p50) : '–',
       r ? ms(r.p99) : '–',
-      rps(base.rps),
+      p ? rps(p.offeredRate) : '–',
+      p ? ms(p.p50) : '–',
+      p ? ms(p.p99) : '–',
+      base ? rps(base.rps) : '–',
       outcome.ratio === undefined ? '–' : outcome.ratio.toFixed(2),
       outcome.target,
-      outcome.verdict === 'broken' ? '✗ broken' : outcome.verdict,
+      renderVerdict(outcome),
     ]);
   }
   console.log(`\n${table.title}`);
   console.log(renderTable(COLUMNS, rows));
   console.log(
-    `service peak RSS (VmHWM at the end): ${formatMiB(table.servicePeakRss)} · bare Fastify peak RSS: ${formatMiB(baseline.peakRss)}`,
+    `req/s, p50, p99: closed loop, ${connections} connections always busy (mean latency = ${connections} ÷ req/s: queueing). ` +
+      `@ ${PACED_LABEL} load: open loop, a fixed rate of ${PACED_LABEL} of that req/s, latency from each request's due time.\n` +
+      'Ratios: req/s ÷ the baseline measured right before this table.',
+  );
+  const lags = table.cases.filter((c) => c.paced).map((c) => `${c.id} ${ms(c.paced!.sendLagP99)}`);
+  if (lags.length > 0)
+    console.log(`fixed-rate generator lag p99 (already inside the @ ${PACED_LABEL} latencies): ${lags.join(' · ')}`);
+  console.log(
+    `service peak RSS (VmHWM at the end): ${formatMiB(table.servicePeakRss)} · bare Fastify peak RSS: ${formatMiB(baseline?.peakRss)}`,
   );
   for (const outcome of table.cases) {
     if (outcome.error) console.log(`  ${outcome.name}: broken: ${outcome.error}`);
@@ -420,7 +510,7 @@ function saveResults(data: object): string | undefined {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = path.join(dir, `${stamp}.json`);
     const document = {
-      schema: 1,
+      schema: 2,
       finishedAt: new Date().toISOString(),
       commit: gitCommit(),
       node: process.version,

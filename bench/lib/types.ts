@@ -50,7 +50,10 @@ export interface LoadSpec {
 export interface Goals {
   /** Case req/s divided by baseline req/s must be at least this. */
   minRatio?: number;
-  /** p99 latency must be below this many milliseconds. */
+  /**
+   * p99 latency must be below this many milliseconds. Judged twice, shown side by side:
+   * on the closed loop (all connections busy) and at the fixed rate (50% of its req/s).
+   */
   p99BelowMs?: number;
 }
 
