@@ -22,12 +22,18 @@ export async function recordEvent(tx: DB, channelId: string, event: EventBody): 
       ocorrido_em: at,
     })
     .execute();
+  // FOR KEY SHARE orders this insert with a concurrent DELETE /v1/webhooks (whose row
+  // delete conflicts with it): either the delete waits for this commit and then removes
+  // the new pending delivery too, or this waits for the delete and finds no webhook.
+  // A plain read would see the webhook being deleted and leave an orphan PENDENTE row,
+  // later sent to whatever webhook the channel registers next.
   const { rows } = await sql<{ id: string }>`
     insert into deliveries (id, event_id, channel_id, tipo, status, tentativas, next_attempt_at, criado_em)
     select ${uuidv7(at.getTime())}, ${event.id}, w.channel_id, ${event.tipo}, 'PENDENTE', 0, ${at}, ${at}
     from webhooks w
     where w.channel_id = ${channelId}
       and (cardinality(w.eventos) = 0 or ${event.tipo} = any (w.eventos))
+    for key share of w
     returning id
   `.execute(tx);
   if (rows.length > 0) await notify(tx, DELIVERIES_CHANNEL, '');

@@ -27,6 +27,9 @@ export interface ClaimedDelivery {
  * Claims up to `limit` due deliveries: SKIP LOCKED lets many workers claim side by
  * side without waiting on each other. The claim moves next_attempt_at to the end of
  * the lease, so a worker that dies leaves rows that become due again by themselves.
+ * The attempt number stops at MAX_ATTEMPTS: a takeover after a crash during the
+ * seventh attempt repeats attempt 7 (the spec numbers attempts 1 to 7, and a crash
+ * of ours must not cost the channel an attempt nor leave the delivery unsent).
  */
 export async function claimDue(db: DB, now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
   const leaseId = uuidv7(now.getTime());
@@ -51,7 +54,7 @@ export async function claimDue(db: DB, now: Date, limit: number, leaseSeconds: n
       for update skip locked
     )
     update deliveries d
-    set tentativas = d.tentativas + 1, next_attempt_at = ${addSeconds(now, leaseSeconds)}, lease_id = ${leaseId}
+    set tentativas = least(d.tentativas + 1, ${MAX_ATTEMPTS}), next_attempt_at = ${addSeconds(now, leaseSeconds)}, lease_id = ${leaseId}
     from due, events e, webhooks w
     where d.id = due.id and e.id = d.event_id and w.channel_id = d.channel_id
     returning d.id, d.channel_id, d.tentativas, d.event_id, d.tipo, e.payload, w.url, w.secret_sealed,

@@ -34,6 +34,9 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   let claiming = false;
   let wakeAgain = false;
   let timer: NodeJS.Timeout | undefined;
+  // Wall-clock time the timer fires (Infinity when none is set), so that a retry
+  // recorded after the timer was set can bring it forward.
+  let timerAt = Number.POSITIVE_INFINITY;
   let failures = 0;
   // True when the last claim stopped for lack of room: a finishing attempt then
   // claims again, since more deliveries may be due.
@@ -100,9 +103,29 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
 
   function schedule(delayMs: number): void {
     clearTimeout(timer);
+    timerAt = Number.POSITIVE_INFINITY;
     if (stopping) return;
-    timer = setTimeout(wake, delayMs);
+    timerAt = Date.now() + delayMs;
+    timer = setTimeout(() => {
+      timerAt = Number.POSITIVE_INFINITY;
+      wake();
+    }, delayMs);
     timer.unref();
+  }
+
+  /**
+   * The timer is set when a claim round ends, while its attempts are still in flight
+   * (their rows then fall due only at the end of the lease). A failed attempt
+   * recorded afterwards may fall due sooner than that timer: bring it forward, or
+   * the retry would wait a whole poll interval instead of its scheduled delay.
+   */
+  function scheduleRetries(recorded: AttemptResult[]): void {
+    if (stopping) return;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const r of recorded) if (r.status === 'PENDENTE' && r.nextAttemptAt) earliest = Math.min(earliest, r.nextAttemptAt.getTime());
+    if (earliest === Number.POSITIVE_INFINITY) return;
+    const delay = Math.max(0, earliest - deps.clock.now().getTime());
+    if (Date.now() + delay < timerAt) schedule(delay);
   }
 
   async function attempt(claimed: ClaimedDelivery): Promise<void> {
@@ -142,6 +165,7 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
         const batch = results.splice(0, results.length);
         try {
           await recordResults(deps.database.db, batch);
+          scheduleRetries(batch);
         } catch (error) {
           log.warn({ err: { message: (error as Error).message }, count: batch.length }, 'recording attempts failed; retrying');
           // Kept for the next write; if the process dies first, the leases expire and

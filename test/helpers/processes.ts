@@ -1,0 +1,81 @@
+// Real `consigna` processes for fault tests: several api/worker/serve processes on one
+// PostgreSQL, killed and restarted like in production.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from './service.ts';
+import { waitFor } from './wait.ts';
+import { captureLogLine } from './secrets.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/consigna.js');
+
+export interface ConsignaProcess {
+  child: ChildProcess;
+  role: 'serve' | 'api' | 'worker';
+  /** http://127.0.0.1:port (api and serve). */
+  url: string;
+  output(): string;
+  alive(): boolean;
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const running = new Set<ConsignaProcess>();
+
+export async function startConsigna(role: 'serve' | 'api' | 'worker', env: Record<string, string>): Promise<ConsignaProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BIN, role], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    const text = String(chunk);
+    output += text;
+    for (const line of text.split('\n')) if (line) captureLogLine(line);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  let exitCode: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) => {
+      exitCode = code ?? (signal ? -1 : null);
+      resolve(code);
+    }),
+  );
+  const proc: ConsignaProcess = {
+    child,
+    role,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    alive: () => exitCode === undefined,
+    async kill(signal = 'SIGTERM') {
+      if (exitCode === undefined) child.kill(signal);
+      running.delete(proc);
+      return exited;
+    },
+  };
+  running.add(proc);
+  try {
+    await waitFor(
+      () => {
+        if (exitCode !== undefined) throw new Error(`consigna ${role} exited (${exitCode}): ${output.slice(-800)}`);
+        return /listening on|worker running/.test(output);
+      },
+      { timeoutMs: 30_000, what: `consigna ${role} to start` },
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${output.slice(-800)}`);
+  }
+  return proc;
+}
+
+/** Kills every process a test left running (afterAll). */
+export async function killAll(): Promise<void> {
+  await Promise.all([...running].map((p) => p.kill('SIGKILL')));
+}
