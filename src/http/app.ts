@@ -90,6 +90,20 @@ export async function buildApp(ctx: Context): Promise<App> {
     else request.log.info(log, 'request');
   });
 
+  // Draining on shutdown: an in-flight request's connection is closed after its
+  // response, and keep-alive connections that go idle meanwhile are closed too;
+  // otherwise close() waits for their keep-alive timeout (measured: 70 s).
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+    reaper.unref();
+    app.server.once('close', () => clearInterval(reaper));
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error as Error, request);
     if (appError.status >= 500 && appError.code === 'erro_interno') {

@@ -15,6 +15,8 @@ export interface ConsignaProcess {
   url: string;
   output(): string;
   alive(): boolean;
+  /** Resolves with the exit code (null when a signal killed it), without signalling. */
+  exited(): Promise<number | null>;
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -54,6 +56,7 @@ export async function startConsigna(role: 'serve' | 'api' | 'worker', env: Recor
     url: `http://127.0.0.1:${port}`,
     output: () => output,
     alive: () => exitCode === undefined,
+    exited: () => exited,
     async kill(signal = 'SIGTERM') {
       if (exitCode === undefined) child.kill(signal);
       running.delete(proc);
