@@ -16,20 +16,8 @@ export const FAST_ENV = {
   CONSIGNA_RETRY_DELAYS: '1,1,1,1,1,1',
 };
 
-export interface Delivery {
-  id: string;
-  eventoId: string;
-  tipo: string;
-  status: string;
-  tentativas: number;
-  proximaTentativaEm?: string;
-  ultimoHttpStatus?: number;
-  ultimoErro?: string;
-  ultimaLatenciaMs?: number;
-  ultimaTentativaEm?: string;
-  entregueEm?: string;
-  criadoEm: string;
-}
+import type { DeliveryResource as Delivery } from '../../src/webhooks/deliveries.service.ts';
+export type { Delivery };
 
 export interface ChannelSetup {
   canalId: string;
