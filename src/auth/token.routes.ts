@@ -65,6 +65,7 @@ export function registerTokenRoutes(app: App, ctx: Context): void {
             401: OAuthErrorBody(['invalid_client'], 'Credenciais inválidas. Com Basic, traz `WWW-Authenticate: Basic realm="consigna"`.', {
               'WWW-Authenticate': { type: 'string' },
             }),
+            413: OAuthErrorBody(['invalid_request'], 'Corpo acima de 4 KB.'),
             429: OAuthErrorBody(['too_many_attempts'], 'Bloqueio temporário após muitas tentativas inválidas.', RETRY_AFTER_HEADER),
             503: OAuthErrorBody(['temporarily_unavailable'], 'Dependência indisponível (banco de dados); tente novamente.', RETRY_AFTER_HEADER),
           },

@@ -64,7 +64,7 @@ export async function buildApp(ctx: Context): Promise<App> {
   // Any /v1 route can meet a malformed or oversized body (even one that takes none):
   // document those answers on every route that does not already describe them.
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/v1/') || !route.schema?.response) return;
+    if (!route.url.startsWith('/v1/') || !route.schema?.response || route.config?.oauth) return;
     const responses = route.schema.response as Record<string, unknown>;
     responses[400] ??= ErrorBody(['requisicao_invalida'], 'Corpo malformado (JSON inválido, tipo de conteúdo não suportado).');
     responses[413] ??= ErrorBody(['corpo_muito_grande'], 'Corpo acima do limite (64 KB).');

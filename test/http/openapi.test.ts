@@ -27,7 +27,7 @@ describe('/openapi.yaml', () => {
 
   it('documents every response of the token endpoint and ping', () => {
     const token = spec.paths['/v1/oauth/token']!.post!;
-    expect(Object.keys(token.responses).sort()).toEqual(['200', '400', '401', '429', '503']);
+    expect(Object.keys(token.responses).sort()).toEqual(['200', '400', '401', '413', '429', '503']);
     expect(token.responses['429']!.headers).toHaveProperty('Retry-After');
     expect(token.responses['401']!.headers).toHaveProperty('WWW-Authenticate');
     const ping = spec.paths['/v1/ping']!.get!;
