@@ -61,6 +61,14 @@ export async function buildApp(ctx: Context): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
 
+  // An empty body sent as application/json is no body (clients often send the header
+  // on every request); anything else goes through Fastify's own safe JSON parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+
   // Any /v1 route can meet a malformed or oversized body (even one that takes none):
   // document those answers on every route that does not already describe them.
   app.addHook('onRoute', (route) => {

@@ -1,5 +1,6 @@
 // {base_url}/sandbox/receptor/{token}: the inbox viewer, with form fallbacks for
-// its controls (POST-redirect-GET) when JavaScript is off.
+// its controls (POST-redirect-GET) when JavaScript is off. Every answer here is an
+// HTML page, errors included (not found, too many requests, invalid status).
 import path from 'node:path';
 import type { FastifyReply } from 'fastify';
 import type { App } from '../http/app.ts';
@@ -8,54 +9,86 @@ import { AppError } from '../errors.ts';
 import { setPageHeaders } from '../http/security-headers.ts';
 import { addAssetDir } from '../http/assets.ts';
 import { enforce, type RateLimiter } from '../http/rate-limit.ts';
-import { messagePage } from '../journey/views/pages.ts';
 import { clearReceived, inboxUrlOf, hashInboxToken, listReceived, setResponderStatus } from './inbox.service.ts';
-import { viewerPage } from './views/viewer.ts';
+import { viewerMessagePage, viewerPage, type Notice } from './views/viewer.ts';
 
 type Params = { token: string };
+const NOTICES: readonly string[] = ['modo', 'limpo'] satisfies Notice[];
 
 export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimiter): void {
   addAssetDir(path.join(import.meta.dirname, 'assets'));
-  const notFoundPage = (reply: FastifyReply) =>
-    setPageHeaders(reply.code(404)).send(messagePage({ sandbox: true }, 'Receptor não encontrado', 'Receptor não encontrado', 'Confira a URL: ela vem no campo visualizacaoUrl de PUT /v1/sandbox/receptor.').value);
   const limit = (token: string, reply: FastifyReply) =>
     enforce(reply, limiter.hit(`inbox:${hashInboxToken(ctx, token).toString('base64url')}`, ctx.config.rateLimits.inbox));
-  const orNotFound = async (reply: FastifyReply, fn: () => Promise<FastifyReply>) => {
+  const viewerPath = (token: string) => `/sandbox/receptor/${encodeURIComponent(token)}`;
+
+  /** Runs a handler, answering the errors it can meet with a page instead of JSON. */
+  const asPage = async (reply: FastifyReply, token: string, fn: () => Promise<FastifyReply>) => {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof AppError && error.status === 404) return notFoundPage(reply);
+      if (!(error instanceof AppError)) throw error;
+      const page = (heading: string, text: string, back?: string) =>
+        setPageHeaders(reply.code(error.status).headers(error.headers)).send(viewerMessagePage(heading, text, back).value);
+      if (error.status === 404)
+        return page('Receptor não encontrado', 'Confira a URL: ela vem no campo visualizacaoUrl de PUT /v1/sandbox/receptor.');
+      if (error.status === 429)
+        return page(
+          'Muitas requisições',
+          `Este receptor recebeu requisições demais. Aguarde ${error.headers['retry-after'] ?? 'alguns'} segundos e tente novamente.`,
+          viewerPath(token),
+        );
+      if (error.code === 'status_invalido') return page('Status inválido', error.message, viewerPath(token));
       throw error;
     }
   };
+  const backToViewer = (reply: FastifyReply, token: string, notice: Notice) =>
+    reply
+      .code(303)
+      .header('location', `${viewerPath(token)}?aviso=${notice}`)
+      .send();
 
   void app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) =>
-      done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
 
-    scope.get<{ Params: Params }>('/sandbox/receptor/:token', { schema: { hide: true } }, async (request, reply) =>
-      orNotFound(reply, async () => {
-        const { token } = request.params;
-        limit(token, reply);
-        const { responderStatus, eventos } = await listReceived(ctx, token);
-        return setPageHeaders(reply).send(viewerPage(token, responderStatus, eventos, inboxUrlOf(ctx, token)).value);
-      }),
+    scope.get<{ Params: Params; Querystring: { aviso?: string } }>(
+      '/sandbox/receptor/:token',
+      { schema: { hide: true } },
+      async (request, reply) =>
+        asPage(reply, request.params.token, async () => {
+          const { token } = request.params;
+          limit(token, reply);
+          const { responderStatus, eventos } = await listReceived(ctx, token);
+          const notice = NOTICES.includes(request.query.aviso ?? '') ? (request.query.aviso as Notice) : undefined;
+          return setPageHeaders(reply).send(viewerPage(token, responderStatus, eventos, inboxUrlOf(ctx, token), notice).value);
+        }),
     );
 
-    scope.post<{ Params: Params; Body: Record<string, string> }>('/sandbox/receptor/:token/modo', { schema: { hide: true } }, async (request, reply) =>
-      orNotFound(reply, async () => {
-        limit(request.params.token, reply);
-        await setResponderStatus(ctx, request.params.token, Number(request.body?.responderStatus));
-        return reply.code(303).header('location', `/sandbox/receptor/${request.params.token}`).send();
-      }),
+    scope.post<{ Params: Params; Body: Record<string, string> | undefined }>(
+      '/sandbox/receptor/:token/modo',
+      { schema: { hide: true } },
+      async (request, reply) =>
+        asPage(reply, request.params.token, async () => {
+          limit(request.params.token, reply);
+          const value = request.body?.responderStatus;
+          // Only whole numbers as typed; Number('') would be 0 and Number(' 200 ') 200.
+          await setResponderStatus(
+            ctx,
+            request.params.token,
+            typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value,
+          );
+          return backToViewer(reply, request.params.token, 'modo');
+        }),
     );
 
     scope.post<{ Params: Params }>('/sandbox/receptor/:token/limpar', { schema: { hide: true } }, async (request, reply) =>
-      orNotFound(reply, async () => {
+      asPage(reply, request.params.token, async () => {
         limit(request.params.token, reply);
         await clearReceived(ctx, { token: request.params.token });
-        return reply.code(303).header('location', `/sandbox/receptor/${request.params.token}`).send();
+        return backToViewer(reply, request.params.token, 'limpo');
       }),
     );
   });

@@ -73,7 +73,7 @@ export async function startConsigna(role: 'serve' | 'api' | 'worker', env: Recor
       { timeoutMs: 30_000, what: `consigna ${role} to start` },
     );
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n${output.slice(-800)}`);
+    throw new Error(`${(error as Error).message}\n${output.slice(-800)}`, { cause: error });
   }
   return proc;
 }

@@ -1,14 +1,26 @@
-// Inbox viewer: polls the token-protected events endpoint and re-renders the list
-// without reloading. Everything untrusted goes in through textContent, never HTML.
+// Inbox viewer: polls the token-protected events endpoint and updates the list in
+// place, without reloading. Received events never change, so only new ones are
+// added and deleted ones removed: what the reader opened, selected or focused stays.
+// Everything untrusted goes in through textContent, never HTML.
 (() => {
+  const POLL_MS = 2000;
+  const EMPTY_TEXT = 'Nenhum evento recebido ainda. Envie um teste com POST /v1/webhooks/teste.';
   const token = document.body.dataset.token;
   const list = document.getElementById('eventos');
-  const status = document.getElementById('atualizacao');
+  const line = document.getElementById('atualizacao');
+  const notice = document.getElementById('aviso');
   const select = document.getElementById('responderStatus');
   const base = `/v1/sandbox/receptor/${encodeURIComponent(token)}`;
-  const time = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'America/Sao_Paulo' });
-  let known = new Set([...list.querySelectorAll('.evento')].map((li) => li.dataset.id));
-  let first = true;
+  const zone = { timeZone: 'America/Sao_Paulo' };
+  const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium', ...zone });
+  const clock = new Intl.DateTimeFormat('pt-BR', { timeStyle: 'medium', ...zone });
+  let timer;
+  let stopped = false;
+  // Answers are rendered only when newer than the last one rendered (a poll and a
+  // control's refresh can overlap).
+  let asked = 0;
+  let rendered = 0;
+  let choosing = false;
 
   const el = (tag, className, text) => {
     const node = document.createElement(tag);
@@ -29,55 +41,127 @@
     return d;
   }
 
-  function item(event, isNew) {
-    const li = el('li', isNew ? 'evento novo' : 'evento');
+  function item(event) {
+    const li = el('li', 'evento novo');
     li.dataset.id = String(event.id);
-    const line = el('div', 'linha');
-    line.append(el('span', 'tipo', event.tipo || '(sem tipo)'), badge(event));
+    const top = el('div', 'linha');
+    top.append(el('span', 'tipo', event.tipo || '(sem tipo)'), badge(event));
     const meta = el('div', 'meta');
-    const when = el('time', null, time.format(new Date(event.recebidoEm)));
+    const when = el('time', null, dateTime.format(new Date(event.recebidoEm)));
     when.setAttribute('datetime', event.recebidoEm);
-    meta.append(when, el('span', null, `Tentativa ${event.tentativa || '–'}`), el('span', null, `Respondeu ${event.respondeuStatus}`));
-    if (event.eventoId) meta.append(el('span', 'id', event.eventoId));
+    const ok = event.respondeuStatus >= 200 && event.respondeuStatus < 300;
+    meta.append(
+      when,
+      el('span', null, `Tentativa ${event.tentativa || '–'}`),
+      el('span', ok ? 'resposta' : 'resposta falha', `Respondeu ${event.respondeuStatus}`),
+    );
+    if (event.eventoId) meta.append(el('span', 'id', `ID ${event.eventoId}`));
     const body = typeof event.corpo === 'string' ? event.corpo : JSON.stringify(event.corpo, null, 2);
     const headers = Object.entries(event.headers).map(([k, v]) => `${k}: ${v}\n`).join('');
-    li.append(line, meta, details('Corpo', body), details('Cabeçalhos', headers));
+    li.append(top, meta, details('Corpo', body === '' ? '(vazio)' : body), details('Cabeçalhos', headers));
     return li;
   }
 
+  /** Merges the newest-first list from the API into the page; returns how many are new. */
+  function render(eventos) {
+    const wanted = new Set(eventos.map((e) => String(e.id)));
+    const shown = new Map();
+    for (const li of [...list.children]) {
+      if (li.classList.contains('evento') && wanted.has(li.dataset.id)) shown.set(li.dataset.id, li);
+      else if (!(li.classList.contains('vazio') && eventos.length === 0)) li.remove();
+    }
+    let added = 0;
+    let cursor = list.firstElementChild;
+    for (const event of eventos) {
+      const existing = shown.get(String(event.id));
+      if (existing) {
+        cursor = existing.nextElementSibling;
+        continue;
+      }
+      list.insertBefore(item(event), cursor);
+      added += 1;
+    }
+    if (eventos.length === 0 && !list.querySelector('.vazio')) list.append(el('li', 'vazio', EMPTY_TEXT));
+    return added;
+  }
+
+  const say = (text) => {
+    notice.textContent = text;
+  };
+
   async function refresh() {
+    clearTimeout(timer);
+    const seq = ++asked;
+    let wait = POLL_MS;
     try {
       const response = await fetch(`${base}/eventos`, { cache: 'no-store' });
+      if (seq < rendered) return;
+      rendered = seq;
+      if (response.status === 404) {
+        stopped = true;
+        line.textContent = 'Este receptor não existe mais.';
+        return;
+      }
+      if (response.status === 429) {
+        wait = Math.max(POLL_MS, Number(response.headers.get('retry-after') || 0) * 1000);
+        line.textContent = `Muitas requisições; tentando de novo em ${Math.round(wait / 1000)} segundos.`;
+        return;
+      }
       if (!response.ok) throw new Error(String(response.status));
       const data = await response.json();
-      const open = new Set([...list.querySelectorAll('details[open]')].map((d) => `${d.closest('.evento').dataset.id}:${d.firstChild.textContent}`));
-      const items = data.eventos.map((event) => {
-        const li = item(event, !first && !known.has(String(event.id)));
-        for (const d of li.querySelectorAll('details')) if (open.has(`${event.id}:${d.firstChild.textContent}`)) d.open = true;
-        return li;
-      });
-      list.replaceChildren(...(items.length ? items : [el('li', 'vazio', 'Nenhum evento recebido ainda. Envie um teste com POST /v1/webhooks/teste.')]));
-      known = new Set(data.eventos.map((e) => String(e.id)));
-      if (document.activeElement !== select) select.value = String(data.responderStatus);
-      status.textContent = `Atualizado às ${new Date().toLocaleTimeString('pt-BR')}.`;
-      first = false;
+      const added = render(data.eventos);
+      if (added > 0) say(added === 1 ? '1 evento novo.' : `${added} eventos novos.`);
+      // A choice not applied yet is left alone; otherwise show the status in force.
+      if (!choosing) select.value = String(data.responderStatus);
+      line.textContent = `Atualiza sozinho a cada 2 segundos. Atualizado às ${clock.format(new Date())} (horário de Brasília).`;
     } catch {
-      status.textContent = 'Sem conexão com o serviço; tentando de novo…';
+      line.textContent = 'Sem conexão com o serviço; tentando de novo…';
+    } finally {
+      clearTimeout(timer);
+      if (!stopped && document.visibilityState !== 'hidden') timer = setTimeout(refresh, wait);
     }
   }
 
-  document.getElementById('form-modo').addEventListener('submit', async (e) => {
+  async function send(url, init, done) {
+    try {
+      const response = await fetch(url, init);
+      if (response.status === 429) say(`Muitas requisições: aguarde ${response.headers.get('retry-after') || 'alguns'} segundos.`);
+      else if (!response.ok) say('Não foi possível aplicar. Tente de novo.');
+      else {
+        await refresh();
+        say(done);
+      }
+    } catch {
+      say('Sem conexão com o serviço. Tente de novo.');
+    }
+  }
+
+  document.getElementById('form-modo').addEventListener('submit', (e) => {
     e.preventDefault();
-    await fetch(`${base}/modo`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ responderStatus: Number(select.value) }) });
-    status.textContent = `Agora respondendo com ${select.value}.`;
-    await refresh();
+    const status = select.value;
+    void send(
+      `${base}/modo`,
+      { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ responderStatus: Number(status) }) },
+      `Agora respondendo com ${status}.`,
+    ).finally(() => {
+      // From here the page shows the status in force again (this one, or the old one if it failed).
+      choosing = false;
+    });
   });
-  document.getElementById('form-limpar').addEventListener('submit', async (e) => {
+  select.addEventListener('change', () => {
+    choosing = true;
+  });
+  document.getElementById('form-limpar').addEventListener('submit', (e) => {
     e.preventDefault();
-    await fetch(`${base}/eventos`, { method: 'DELETE' });
-    await refresh();
+    void send(`${base}/eventos`, { method: 'DELETE' }, 'Eventos apagados.');
+  });
+  // A hidden tab does not poll (and does not spend the token's request budget).
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && !stopped) void refresh();
+    else clearTimeout(timer);
   });
 
-  first = false;
-  setInterval(refresh, 2000);
+  // The server-rendered list is current; the first poll only adds what came since.
+  line.textContent = 'Atualiza sozinho a cada 2 segundos (horário de Brasília).';
+  timer = setTimeout(refresh, POLL_MS);
 })();

@@ -1,11 +1,17 @@
 // The inbox viewer page. Server-rendered (it works without JavaScript, with forms for
-// the controls); viewer.js then keeps the list fresh without reloading.
+// the controls); viewer.js then keeps the list fresh without reloading. Times are
+// shown in Brasília time, on the page and in the script alike.
 import { html, type SafeHtml } from '../../http/html.ts';
 import { assetUrl } from '../../http/assets.ts';
 import type { ReceivedEvent } from '../inbox.service.ts';
 import { ALLOWED_STATUSES } from '../inbox.service.ts';
 
 const time = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'America/Sao_Paulo' });
+
+export const EMPTY_TEXT = 'Nenhum evento recebido ainda. Envie um teste com POST /v1/webhooks/teste.';
+
+/** Confirmations shown after a form fallback (POST, 303, GET ?aviso=…). */
+export type Notice = 'modo' | 'limpo';
 
 export function badge(event: Pick<ReceivedEvent, 'assinaturaValida' | 'motivo'>): SafeHtml {
   if (event.assinaturaValida === true) return html`<span class="selo valido">Assinatura válida</span>`;
@@ -15,6 +21,7 @@ export function badge(event: Pick<ReceivedEvent, 'assinaturaValida' | 'motivo'>)
 
 function eventItem(event: ReceivedEvent): SafeHtml {
   const body = typeof event.corpo === 'string' ? event.corpo : JSON.stringify(event.corpo, null, 2);
+  const ok = event.respondeuStatus >= 200 && event.respondeuStatus < 300;
   return html`<li class="evento" data-id="${event.id}">
   <div class="linha">
     <span class="tipo">${event.tipo ?? '(sem tipo)'}</span>
@@ -23,31 +30,45 @@ function eventItem(event: ReceivedEvent): SafeHtml {
   <div class="meta">
     <time datetime="${event.recebidoEm}">${time.format(new Date(event.recebidoEm))}</time>
     <span>Tentativa ${event.tentativa ?? '–'}</span>
-    <span>Respondeu ${event.respondeuStatus}</span>
-    ${event.eventoId ? html`<span class="id">${event.eventoId}</span>` : ''}
+    <span class="${ok ? 'resposta' : 'resposta falha'}">Respondeu ${event.respondeuStatus}</span>
+    ${event.eventoId ? html`<span class="id">ID ${event.eventoId}</span>` : ''}
   </div>
-  <details><summary>Corpo</summary><pre>${body}</pre></details>
+  <details><summary>Corpo</summary><pre>${body === '' ? '(vazio)' : body}</pre></details>
   <details><summary>Cabeçalhos</summary><pre>${Object.entries(event.headers).map(([k, v]) => `${k}: ${v}\n`).join('')}</pre></details>
 </li>`;
 }
 
-export function viewerPage(token: string, responderStatus: number, events: ReceivedEvent[], inboxUrl: string): SafeHtml {
+function shell(title: string, body: SafeHtml, token?: string): SafeHtml {
+  // The list needs the width; a message reads better in a narrow card.
   return html`<!doctype html>
 <html lang="pt-BR">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>Receptor de testes · Consigna</title>
+<meta name="referrer" content="no-referrer">
+<title>${title} · Consigna</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assetUrl('journey.css')}">
 <link rel="stylesheet" href="${assetUrl('viewer.css')}">
-<script src="${assetUrl('viewer.js')}" defer></script>
+${token ? html`<script src="${assetUrl('viewer.js')}" defer></script>` : ''}
 </head>
-<body data-token="${token}">
+<body${token ? html` data-token="${token}"` : ''}>
 <header class="topo"><span class="marca">Consigna</span><span class="produto">Receptor de testes (sandbox)</span></header>
-<main class="cartao largo">
-  <h1>Eventos recebidos</h1>
-  <p class="dica">Registre esta URL como webhook do sandbox: <code class="url">${inboxUrl}</code></p>
+<main class="${token ? 'cartao largo' : 'cartao'}">
+${body}
+</main>
+</body>
+</html>`;
+}
+
+export function viewerPage(token: string, responderStatus: number, events: ReceivedEvent[], inboxUrl: string, notice?: Notice): SafeHtml {
+  const noticeText = notice === 'modo' ? `Agora respondendo com ${responderStatus}.` : notice === 'limpo' ? 'Eventos apagados.' : '';
+  return shell(
+    'Receptor de testes',
+    html`<h1>Eventos recebidos</h1>
+  <p class="dica">Registre esta URL como webhook do sandbox:</p>
+  <p class="url-receptor"><code class="url">${inboxUrl}</code></p>
   <div class="controles">
     <form method="post" action="/sandbox/receptor/${token}/modo" id="form-modo">
       <label for="responderStatus">Responder com o status</label>
@@ -62,11 +83,16 @@ export function viewerPage(token: string, responderStatus: number, events: Recei
       <button type="submit" class="secundario-botao">Limpar eventos</button>
     </form>
   </div>
-  <p class="status-atualizacao" id="atualizacao" role="status" aria-live="polite">Atualiza sozinho a cada 2 segundos.</p>
+  <p class="aviso" id="aviso" role="status">${noticeText}</p>
+  <p class="status-atualizacao" id="atualizacao">Mais recentes primeiro, horário de Brasília. <a href="/sandbox/receptor/${token}">Recarregue a página</a> para ver eventos novos.</p>
   <ol class="eventos" id="eventos" aria-label="Eventos recebidos, mais recentes primeiro">
-    ${events.length ? events.map(eventItem) : html`<li class="vazio">Nenhum evento recebido ainda. Envie um teste com POST /v1/webhooks/teste.</li>`}
-  </ol>
-</main>
-</body>
-</html>`;
+    ${events.length ? events.map(eventItem) : html`<li class="vazio">${EMPTY_TEXT}</li>`}
+  </ol>`,
+    token,
+  );
+}
+
+/** Not found, too many requests, an invalid form value: same look, a way back when there is one. */
+export function viewerMessagePage(heading: string, text: string, back?: string): SafeHtml {
+  return shell(heading, html`<h1>${heading}</h1><p>${text}</p>${back ? html`<p><a class="voltar" href="${back}">Voltar aos eventos</a></p>` : ''}`);
 }
