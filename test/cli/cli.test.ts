@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../helpers/service.ts';
 import { createTestDatabase, usingPostgres } from '../helpers/db.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
@@ -30,6 +30,9 @@ async function consigna(args: string[], env: Record<string, string> = {}) {
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
+
+// Each invocation starts a Node process and opens the database: seconds each on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('consigna CLI (embedded database)', () => {
   let canalId = '';
