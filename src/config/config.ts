@@ -108,8 +108,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       blockSeconds: read.int('CONSIGNA_AUTH_BLOCK_SECONDS', 900, { min: 1 }),
     },
     rateLimits: {
-      api: read.rateLimit('CONSIGNA_RATE_LIMIT_API', { max: 6000, windowSeconds: 60 }),
-      inbox: read.rateLimit('CONSIGNA_RATE_LIMIT_INBOX', { max: 600, windowSeconds: 60 }),
+      api: read.rateLimit('CONSIGNA_RATE_LIMIT_API', { max: 30_000, windowSeconds: 60 }),
+      inbox: read.rateLimit('CONSIGNA_RATE_LIMIT_INBOX', { max: 1200, windowSeconds: 60 }),
       journey: read.rateLimit('CONSIGNA_RATE_LIMIT_JOURNEY', { max: 300, windowSeconds: 60 }),
     },
     pgPoolSize: read.int('CONSIGNA_PG_POOL_SIZE', 20, { min: 1, max: 500 }),
