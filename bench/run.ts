@@ -4,7 +4,9 @@
 // measured right before each table. Each case is measured twice: closed loop (all
 // connections busy: throughput) and then open loop at a fixed rate of half that
 // throughput (latency under load that the service can sustain). Prints one table
-// per database and saves the raw results in bench/results/<timestamp>.json. Speed is
+// per database, then one per suite (bench/*.bench.ts exporting `suites`: webhook
+// delivery, PostgreSQL only), and saves the raw results in
+// bench/results/<timestamp>.json. Speed is
 // reported, never asserted: the exit code is 0 unless something broke (a process
 // did not start, a request failed).
 import { execFileSync } from 'node:child_process';
@@ -21,7 +23,7 @@ import { checkPostgres, createBenchDatabase, DEFAULT_BENCH_DATABASE_URL, redact 
 import { BenchError, freePort, indent, runCommand, startService, type ChildService } from './lib/process.ts';
 import { formatMiB } from './lib/rss.ts';
 import { renderTable, type Column } from './lib/table.ts';
-import type { Backend, BenchCase, BenchChannel, Goals } from './lib/types.ts';
+import type { Backend, BenchCase, BenchChannel, BenchSuite, Goals, SuiteOutcome, SuitePart } from './lib/types.ts';
 
 const BENCH_DIR = import.meta.dirname;
 const ROOT = path.resolve(BENCH_DIR, '..');
@@ -33,12 +35,14 @@ const PACED_LABEL = `${Math.round(PACED_FRACTION * 100)}%`;
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --only ID[,ID…]       run only these cases (ids or names, e.g. --only ping,token)
+  --only ID[,ID…]       run only these cases (ids or names, e.g. --only ping,token);
+                        a suite's id runs all its parts (--only webhooks), a part's id
+                        only that part (--only webhook-latency)
   --duration SECONDS    measured seconds per run (default 10); each case has two runs,
                         closed loop then a fixed rate of 50% of its req/s
   --warmup SECONDS      unmeasured load before each measurement (default 2; 0 skips)
   --connections N       concurrent connections (default 64)
-  --no-postgres         skip the PostgreSQL table
+  --no-postgres         skip the PostgreSQL table (and the webhook table, PostgreSQL only)
   --no-embedded         skip the embedded database (PGlite) table
   --list                list the cases and exit
 
@@ -113,16 +117,25 @@ async function main(argv: string[]): Promise<number> {
   const warmup = positiveNumber('--warmup', values.warmup!, true);
   const connections = Math.round(positiveNumber('--connections', values.connections!));
 
-  const allCases = await discoverCases();
+  const { cases: allCases, suites: allSuites } = await discover();
   if (values.list) {
-    for (const c of allCases) console.log(`${c.id.padEnd(12)} ${c.name.padEnd(28)} target: ${c.target}`);
+    for (const c of allCases) console.log(`${c.id.padEnd(18)} ${c.name.padEnd(40)} target: ${c.target}`);
+    for (const suite of allSuites) {
+      for (const part of suite.parts) {
+        console.log(`${part.id.padEnd(18)} ${part.name.padEnd(40)} target: ${part.target} (${suite.backends.join(', ')} only)`);
+      }
+    }
     return 0;
   }
-  const cases = selectCases(allCases, values.only);
+  const { cases, suites } = select(allCases, allSuites, values.only);
   const backends: Backend[] = [];
   if (values.postgres) backends.push('postgres');
   if (values.embedded) backends.push('embedded');
   if (backends.length === 0) throw new BenchError('Nothing to run: both --no-postgres and --no-embedded were given.');
+  const runnableSuites = suites.filter((s) => s.suite.backends.some((b) => backends.includes(b)));
+  for (const s of suites) {
+    if (!runnableSuites.includes(s)) log(`${s.suite.name}: skipped (needs ${s.suite.backends.join(' or ')})`);
+  }
 
   installSignalHandlers();
   onCleanup('stop autocannon', stopLoad);
@@ -131,22 +144,23 @@ async function main(argv: string[]): Promise<number> {
   const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || DEFAULT_BENCH_DATABASE_URL;
   let postgresVersion: string | undefined;
   if (backends.includes('postgres')) postgresVersion = await checkPostgres(adminUrl);
+  const httpBackends = cases.length > 0 ? backends : [];
 
   const load = { connections, duration, warmup };
   const startedAt = new Date();
   console.log(
-    `Consigna benchmarks: ${cases.map((c) => c.id).join(', ')}\n` +
+    `Consigna benchmarks: ${[...cases.map((c) => c.id), ...runnableSuites.flatMap((s) => s.parts.map((p) => p.id))].join(', ')}\n` +
       `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.release()}\n` +
       `closed loop (autocannon, in the bench process): ${connections} connections, ${duration} s measured after ${warmup} s warm-up per case\n` +
       `then fixed rate (open loop, in the bench process): ${PACED_LABEL} of the case's closed-loop req/s, ${connections} connections, ${duration} s\n` +
       `service: node ${SERVICE_ARGS.join(' ')} (child process, LOG_LEVEL=${SERVICE_LOG_LEVEL}); baseline: bare Fastify GET / (child process), measured right before each table\n`,
   );
 
-  const results: { tables: TableOutcome[] } = { tables: [] };
+  const results: { tables: TableOutcome[]; suites: SuiteResult[] } = { tables: [], suites: [] };
   let broken = false;
 
   try {
-    for (const backend of backends) {
+    for (const backend of httpBackends) {
       const title =
         backend === 'postgres'
           ? `PostgreSQL ${postgresVersion ?? ''} (fresh database on ${redact(adminUrl).replace(/\/[^/]*$/, '')})`
@@ -157,9 +171,15 @@ async function main(argv: string[]): Promise<number> {
       printTable(table, connections);
       if (table.error || table.cases.some((c) => c.verdict.state === 'broken')) broken = true;
     }
+    for (const { suite, parts } of runnableSuites) {
+      const outcome = await runSuite(suite, parts, { adminUrl, duration, warmup, postgresVersion });
+      results.suites.push(outcome);
+      printSuite(outcome);
+      if (outcome.error || outcome.rows.some((r) => r.error)) broken = true;
+    }
   } finally {
     await runCleanup();
-    if (results.tables.length > 0) {
+    if (results.tables.length > 0 || results.suites.length > 0) {
       const file = saveResults({
         startedAt,
         options: { ...load, pacedFraction: PACED_FRACTION, only: values.only ?? null, backends },
@@ -177,36 +197,133 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-async function discoverCases(): Promise<BenchCase[]> {
+async function discover(): Promise<{ cases: BenchCase[]; suites: BenchSuite[] }> {
   const files = fs
     .readdirSync(BENCH_DIR)
     .filter((f) => f.endsWith('.bench.ts'))
     .sort();
   const cases: BenchCase[] = [];
+  const suites: BenchSuite[] = [];
   for (const file of files) {
-    const mod = (await import(path.join(BENCH_DIR, file))) as { cases?: BenchCase[] };
-    if (!Array.isArray(mod.cases)) throw new BenchError(`bench/${file} must export \`cases\` (an array of BenchCase)`);
-    cases.push(...mod.cases);
+    const mod = (await import(path.join(BENCH_DIR, file))) as { cases?: BenchCase[]; suites?: BenchSuite[] };
+    if (!Array.isArray(mod.cases) && !Array.isArray(mod.suites)) {
+      throw new BenchError(`bench/${file} must export \`cases\` (an array of BenchCase) or \`suites\` (an array of BenchSuite)`);
+    }
+    cases.push(...(mod.cases ?? []));
+    suites.push(...(mod.suites ?? []));
   }
   const ids = new Set<string>();
-  for (const c of cases) {
-    if (ids.has(c.id)) throw new BenchError(`two cases share the id "${c.id}"`);
-    ids.add(c.id);
+  for (const id of [...cases.map((c) => c.id), ...suites.flatMap((s) => [s.id, ...s.parts.map((p) => p.id)])]) {
+    if (ids.has(id)) throw new BenchError(`two cases share the id "${id}"`);
+    ids.add(id);
   }
-  return cases;
+  return { cases, suites };
 }
 
-function selectCases(cases: BenchCase[], only: string | undefined): BenchCase[] {
-  if (!only) return cases;
+/** --only names cases, suites (all their parts) or single parts of a suite. */
+function select(
+  cases: BenchCase[],
+  suites: BenchSuite[],
+  only: string | undefined,
+): { cases: BenchCase[]; suites: Array<{ suite: BenchSuite; parts: SuitePart[] }> } {
+  if (!only) return { cases, suites: suites.map((suite) => ({ suite, parts: suite.parts })) };
   const wanted = only
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-  const unknown = wanted.filter((w) => !cases.some((c) => c.id.toLowerCase() === w || c.name.toLowerCase() === w));
+  const matches = (w: string, item: { id: string; name: string }) => item.id.toLowerCase() === w || item.name.toLowerCase() === w;
+  const unknown = wanted.filter(
+    (w) => !cases.some((c) => matches(w, c)) && !suites.some((s) => matches(w, s) || s.parts.some((p) => matches(w, p))),
+  );
   if (unknown.length > 0) {
-    throw new BenchError(`unknown case(s): ${unknown.join(', ')}; available: ${cases.map((c) => c.id).join(', ')}`);
+    const available = [...cases.map((c) => c.id), ...suites.flatMap((s) => [s.id, ...s.parts.map((p) => p.id)])];
+    throw new BenchError(`unknown case(s): ${unknown.join(', ')}; available: ${available.join(', ')}`);
   }
-  return cases.filter((c) => wanted.includes(c.id.toLowerCase()) || wanted.includes(c.name.toLowerCase()));
+  return {
+    cases: cases.filter((c) => wanted.some((w) => matches(w, c))),
+    suites: suites
+      .map((suite) => ({
+        suite,
+        parts: wanted.some((w) => matches(w, suite)) ? suite.parts : suite.parts.filter((p) => wanted.some((w) => matches(w, p))),
+      }))
+      .filter((s) => s.parts.length > 0),
+  };
+}
+
+interface SuiteResult extends Partial<SuiteOutcome> {
+  id: string;
+  name: string;
+  parts: string[];
+  title: string;
+  rows: SuiteOutcome['rows'];
+  notes: string[];
+  error: string | undefined;
+}
+
+async function runSuite(
+  suite: BenchSuite,
+  parts: SuitePart[],
+  options: { adminUrl: string; duration: number; warmup: number; postgresVersion: string | undefined },
+): Promise<SuiteResult> {
+  const result: SuiteResult = {
+    id: suite.id,
+    name: suite.name,
+    parts: parts.map((p) => p.id),
+    title: suite.name,
+    rows: [],
+    notes: [],
+    error: undefined,
+  };
+  try {
+    const outcome = await suite.run(
+      {
+        adminUrl: options.adminUrl,
+        duration: options.duration,
+        warmup: options.warmup,
+        root: ROOT,
+        env: { ...process.env },
+        log: (message) => log(`${suite.id}: ${message}`),
+      },
+      parts,
+    );
+    Object.assign(result, outcome);
+    result.title = `${outcome.title}${options.postgresVersion ? `, PostgreSQL ${options.postgresVersion}` : ''}`;
+  } catch (error) {
+    result.error =
+      error instanceof Error ? (error instanceof BenchError ? error.message : (error.stack ?? error.message)) : String(error);
+    log(`${suite.id}: ${result.error}`);
+  }
+  return result;
+}
+
+const SUITE_COLUMNS: Column[] = [
+  { header: 'figure' },
+  { header: 'measured' },
+  { header: 'baseline (same run)' },
+  { header: 'ratio', align: 'right' },
+  { header: 'target' },
+  { header: 'verdict' },
+];
+
+function printSuite(result: SuiteResult): void {
+  const rows = result.rows.map((row) => [
+    row.name,
+    row.error ? '–' : row.figure,
+    row.baseline,
+    row.ratio === undefined ? '–' : row.ratio.toFixed(2),
+    row.target,
+    row.error
+      ? '✗ broken'
+      : Object.entries(row.verdicts)
+          .map(([goal, ok]) => `${goal} ${mark(ok)}`)
+          .join(' · ') || '–',
+  ]);
+  console.log(`\n${result.title}`);
+  if (rows.length > 0) console.log(renderTable(SUITE_COLUMNS, rows));
+  for (const note of result.notes) console.log(note);
+  for (const row of result.rows) if (row.error) console.log(`  ${row.name}: broken: ${row.error}`);
+  if (result.error) console.log(`  this table could not be completed:\n${indent(result.error)}`);
+  console.log('Verdicts are informational: speed never changes the exit code.');
 }
 
 function positiveNumber(name: string, raw: string, zeroAllowed = false): number {
@@ -510,7 +627,7 @@ function saveResults(data: object): string | undefined {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = path.join(dir, `${stamp}.json`);
     const document = {
-      schema: 2,
+      schema: 3,
       finishedAt: new Date().toISOString(),
       commit: gitCommit(),
       node: process.version,

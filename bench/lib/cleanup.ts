@@ -56,7 +56,10 @@ export function killChildrenNow(): void {
   }
 }
 
-/** SIGINT/SIGTERM: clean up and exit 130/143; a second signal kills children at once. */
+/**
+ * SIGINT/SIGTERM: clean up and exit 130/143; a second signal kills children at once.
+ * An uncaught exception or unhandled rejection: clean up and exit 1.
+ */
 export function installSignalHandlers(): void {
   if (installed) return;
   installed = true;
@@ -82,4 +85,21 @@ export function installSignalHandlers(): void {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('exit', killChildrenNow);
+  // A crash still drops the bench databases and stops the children before exiting.
+  const onCrash = (error: unknown) => {
+    console.error(
+      `\nbench: unexpected error, cleaning up: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    const deadline = setTimeout(() => {
+      killChildrenNow();
+      process.exit(1);
+    }, 15_000);
+    deadline.unref();
+    void runCleanup().finally(() => {
+      killChildrenNow();
+      process.exit(1);
+    });
+  };
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
 }

@@ -18,6 +18,13 @@ export interface StartOptions {
   port: number;
   host?: string;
   healthPath?: string;
+  /**
+   * Ready when the child writes this exact line on stdout (children without an HTTP
+   * endpoint), instead of polling `healthPath`.
+   */
+  readyLine?: string;
+  /** Keep the child's stdin open (`ChildService.send`). */
+  stdin?: boolean;
   readyTimeoutMs?: number;
 }
 
@@ -31,6 +38,12 @@ export interface ChildService {
   peakRss(): number | undefined;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
   stop(graceMs?: number): Promise<void>;
+  /** Resolves with the first stdout line matching `pattern` (from now on, or already seen). */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Writes a line on the child's stdin (needs `stdin: true`). */
+  send(line: string): void;
+  /** Resolves when the process has exited (by itself or stopped). */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** A free TCP port on the loopback interface. */
@@ -70,13 +83,26 @@ export async function startService(options: StartOptions): Promise<ChildService>
   const child = spawn(process.execPath, options.args, {
     cwd: options.cwd,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   trackChild(child);
   const tail = new OutputTail();
+  // Every complete stdout line, for readiness lines and results the child prints.
+  const lines: string[] = [];
+  const lineWaiters = new Set<() => void>();
+  let partialLine = '';
   // Always drained: a full pipe would block the child.
-  child.stdout!.on('data', (chunk: Buffer) => tail.push(chunk));
+  child.stdout!.on('data', (chunk: Buffer) => {
+    tail.push(chunk);
+    const parts = (partialLine + chunk.toString('utf8')).split('\n');
+    partialLine = parts.pop() ?? '';
+    if (parts.length === 0) return;
+    lines.push(...parts);
+    for (const wake of [...lineWaiters]) wake();
+  });
   child.stderr!.on('data', (chunk: Buffer) => tail.push(chunk));
+  // Writing to a child that already exited (EPIPE) must not crash the bench.
+  child.stdin?.on('error', () => {});
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -93,6 +119,46 @@ export async function startService(options: StartOptions): Promise<ChildService>
   };
   const unregister = onCleanup(`stop ${options.label}`, () => stop());
 
+  let seen = 0;
+  const waitForLine = (pattern: RegExp, timeoutMs = 60_000): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        while (seen < lines.length) {
+          const line = lines[seen++]!;
+          if (pattern.test(line)) {
+            finish();
+            resolve(line);
+            return;
+          }
+        }
+        if (child.exitCode !== null || child.signalCode !== null) {
+          finish();
+          reject(
+            new BenchError(
+              `${options.label} exited (code ${child.exitCode ?? child.signalCode}) before printing ${pattern}. Its output:\n${indent(tail.text())}`,
+            ),
+          );
+        }
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(
+          new BenchError(
+            `${options.label} did not print ${pattern} within ${Math.round(timeoutMs / 1000)} s. Its output:\n${indent(tail.text())}`,
+          ),
+        );
+      }, timeoutMs);
+      const onExit = () => check();
+      const finish = () => {
+        clearTimeout(timer);
+        lineWaiters.delete(check);
+        child.off('exit', onExit);
+      };
+      lineWaiters.add(check);
+      child.on('exit', onExit);
+      check();
+    });
+
   const service: ChildService = {
     label: options.label,
     pid: child.pid ?? -1,
@@ -103,7 +169,25 @@ export async function startService(options: StartOptions): Promise<ChildService>
       await stop(graceMs);
       await unregister();
     },
+    waitForLine,
+    send(line: string) {
+      if (!child.stdin) throw new BenchError(`${options.label}: started without stdin`);
+      child.stdin.write(`${line}\n`);
+    },
+    exited,
   };
+
+  if (options.readyLine !== undefined) {
+    const wanted = options.readyLine;
+    try {
+      await waitForLine(new RegExp(`^${wanted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), options.readyTimeoutMs ?? 30_000);
+    } catch (error) {
+      await service.stop();
+      if (spawnError) throw new BenchError(`${options.label}: could not start: ${spawnError.message}`);
+      throw error;
+    }
+    return service;
+  }
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
   const healthUrl = url + (options.healthPath ?? '/healthz');

@@ -73,3 +73,64 @@ export interface BenchCase {
   /** Optional clean-up after the case ran. */
   teardown?(ctx: BenchContext): Promise<void>;
 }
+
+/**
+ * A suite measures something other than HTTP requests to the service (e.g. webhook
+ * delivery): it starts its own processes and databases and returns finished rows.
+ * `bench/*.bench.ts` may export `suites` next to (or instead of) `cases`; the
+ * runner prints one table per suite after the HTTP tables.
+ */
+export interface SuitePart {
+  /** For --only (e.g. `webhook-latency`). */
+  id: string;
+  name: string;
+  target: string;
+}
+
+export interface SuiteContext {
+  /** BENCH_DATABASE_URL: where fresh databases are created (and dropped at the end). */
+  adminUrl: string;
+  /** --duration and --warmup, in seconds, for parts that run for a time. */
+  duration: number;
+  warmup: number;
+  /** Repository root (cwd of child processes). */
+  root: string;
+  /** The environment children start from (CONSIGNA_* passed through). */
+  env: NodeJS.ProcessEnv;
+  log(message: string): void;
+}
+
+export interface SuiteRow {
+  /** The part this row belongs to. */
+  part: string;
+  name: string;
+  /** The figure, formatted (e.g. `p50 1.2 · p95 2.0 · p99 3.1 ms`). */
+  figure: string;
+  /** What the baseline is and its figure, measured in the same run. */
+  baseline: string;
+  /** figure ÷ baseline (for latencies: the goal's percentile ÷ the baseline's). */
+  ratio: number | undefined;
+  target: string;
+  /** Each goal of the row judged on its own, e.g. { 'p95 ≤ 5 ms': true }. Informational. */
+  verdicts: Record<string, boolean>;
+  /** Set when the measurement broke (missing deliveries, a process that failed). */
+  error?: string;
+}
+
+export interface SuiteOutcome {
+  title: string;
+  rows: SuiteRow[];
+  /** Lines printed under the table (settings, load averages, side figures). */
+  notes: string[];
+  /** Everything measured, saved as is in the results file. */
+  raw: Record<string, unknown>;
+}
+
+export interface BenchSuite {
+  id: string;
+  name: string;
+  /** Only these backends (a suite that needs PostgreSQL says so). */
+  backends: Backend[];
+  parts: SuitePart[];
+  run(ctx: SuiteContext, parts: SuitePart[]): Promise<SuiteOutcome>;
+}

@@ -7,7 +7,7 @@ import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { forbiddenAddressReason } from './address-policy.ts';
 
 export interface OutboundResult {
@@ -63,10 +63,19 @@ export function createOutbound(opts: OutboundOptions): Outbound {
   // only for the very addresses that were checked.
   const pools = new Map<string, Pool>();
 
+  let recentKey: string | undefined;
   function poolFor(origin: string, addresses: ResolvedAddress[]): Pool {
-    const key = `${origin} ${addresses.map((a) => a.address).sort().join(',')}`;
+    const key = `${origin} ${
+      addresses.length === 1
+        ? addresses[0]!.address
+        : addresses
+            .map((a) => a.address)
+            .sort()
+            .join(',')
+    }`;
     let pool = pools.get(key);
     if (pool) {
+      if (key === recentKey) return pool; // already the most recent entry
       pools.delete(key); // re-insert: Map order doubles as least-recently-used order
     } else {
       pool = new Pool(origin, {
@@ -84,48 +93,77 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       }
     }
     pools.set(key, pool);
+    recentKey = key;
     return pool;
   }
 
-  async function addressesOf(hostname: string, signal: AbortSignal): Promise<ResolvedAddress[]> {
-    const literal = hostname.replace(/^\[(.*)\]$/, '$1');
-    const family = isIP(literal);
-    const addresses = family !== 0 ? [{ address: literal, family: family as 4 | 6 }] : await abortable(resolve(hostname), signal);
-    if (addresses.length === 0) throw new OutboundFailure('nome não resolvido');
+  // IP literals need no resolver: checked once, then the same answer (no promise).
+  const literals = new Map<string, ResolvedAddress[] | OutboundFailure | null>();
+  function literalAddresses(hostname: string): ResolvedAddress[] | null {
+    let known = literals.get(hostname);
+    if (known === undefined) {
+      const literal = hostname.replace(/^\[(.*)\]$/, '$1');
+      const family = isIP(literal);
+      known = family === 0 ? null : checked([{ address: literal, family: family as 4 | 6 }]);
+      if (literals.size >= MAX_POOLS) literals.clear();
+      literals.set(hostname, known);
+    }
+    if (known instanceof OutboundFailure) throw known;
+    return known;
+  }
+
+  function checked(addresses: ResolvedAddress[]): ResolvedAddress[] | OutboundFailure {
+    if (addresses.length === 0) return new OutboundFailure('nome não resolvido');
     if (!opts.allowInsecure) {
       for (const { address } of addresses) {
         const reason = isForbidden(address);
-        if (reason) throw new OutboundFailure(`endereço recusado: ${address} (${reason})`);
+        if (reason) return new OutboundFailure(`endereço recusado: ${address} (${reason})`);
       }
     }
+    return addresses;
+  }
+
+  async function resolveChecked(hostname: string, exchange: Exchange): Promise<ResolvedAddress[]> {
+    const addresses = checked(await abandonable(resolve(hostname), exchange));
+    if (addresses instanceof OutboundFailure) throw addresses;
     return addresses;
   }
 
   async function post(url: URL, body: string, headers: Record<string, string>): Promise<OutboundResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const signal = AbortSignal.timeout(opts.timeoutMs);
+    // One timer for the whole budget (DNS, connect, waiting for a socket, headers,
+    // body), cleared as soon as the answer is in. Whatever is under way when it
+    // fires is abandoned: the name resolution, or the request.
+    const exchange: Exchange = { timedOut: false, abort: undefined };
+    const timer = setTimeout(() => {
+      exchange.timedOut = true;
+      exchange.abort?.(new OutboundFailure('tempo esgotado'));
+    }, opts.timeoutMs);
     let status: number | undefined;
     try {
       if (url.protocol !== 'https:' && !(opts.allowInsecure && url.protocol === 'http:')) {
         throw new OutboundFailure(`protocolo não permitido: ${url.protocol.replace(':', '')}`);
       }
-      const addresses = await addressesOf(url.hostname, signal);
-      const response = await poolFor(url.origin, addresses).request({
-        method: 'POST',
-        path: `${url.pathname}${url.search}`,
-        headers: { 'content-type': 'application/json', ...headers, 'user-agent': opts.userAgent },
+      const addresses = literalAddresses(url.hostname) ?? (await resolveChecked(url.hostname, exchange));
+      status = await postOnce(
+        poolFor(url.origin, addresses),
+        `${url.pathname}${url.search}`,
         body,
-        signal,
-      });
-      status = response.statusCode;
-      await drain(response.body);
+        { 'content-type': 'application/json', ...headers, 'user-agent': opts.userAgent },
+        exchange,
+      );
       if (status >= 200 && status < 300) return { ok: true, status, latencyMs: elapsed() };
       const error = status >= 300 && status < 400 ? `redirecionamento não seguido (HTTP ${status})` : `HTTP ${status}`;
       return { ok: false, status, latencyMs: elapsed(), error };
     } catch (error) {
-      const text = signal.aborted ? `tempo esgotado (${timeoutLabel})` : describeError(error);
-      return { ok: false, ...(status === undefined ? {} : { status }), latencyMs: elapsed(), error: text };
+      const text = exchange.timedOut
+        ? `tempo esgotado (${timeoutLabel})`
+        : describeError(error instanceof AnsweredThenFailed ? error.cause : error);
+      const answered = error instanceof AnsweredThenFailed ? error.status : status;
+      return { ok: false, ...(answered === undefined ? {} : { status: answered }), latencyMs: elapsed(), error: text };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -147,24 +185,82 @@ function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   };
 }
 
-/** Reads up to 64 KB so the socket can be reused, then gives up on the rest. */
-async function drain(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<void> {
-  let received = 0;
-  for await (const chunk of body) {
-    received += chunk.length;
-    if (received > MAX_RESPONSE_BYTES) {
-      body.destroy();
-      return;
-    }
+/** What the time budget can interrupt: set by whichever step is under way. */
+interface Exchange {
+  timedOut: boolean;
+  abort: ((reason: Error) => void) | undefined;
+}
+
+/** The status was received, then the body failed (reset, time budget): the attempt fails, with its status. */
+class AnsweredThenFailed extends Error {
+  readonly status: number;
+  constructor(status: number, cause: unknown) {
+    super('response body failed', { cause });
+    this.status = status;
   }
 }
 
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * One POST through the pool's low-level dispatch: the answer's status once its body
+ * has been read (up to 64 KB, so the socket can be reused; past that the socket is
+ * closed and the status stands). No response stream, promise chain or AbortSignal
+ * listener per delivery, as request() would build: the handler below is all of it.
+ * A request still waiting for a socket when the budget runs out is answered at once
+ * and aborted as soon as it would start.
+ */
+function postOnce(pool: Pool, path: string, body: string, headers: Record<string, string>, exchange: Exchange): Promise<number> {
+  return new Promise<number>((resolvePromise, reject) => {
+    let settled = false;
+    let status: number | undefined;
+    let received = 0;
+    let controller: Dispatcher.DispatchController | undefined;
+    const settle = (error: unknown, value?: number) => {
+      if (settled) return;
+      settled = true;
+      exchange.abort = undefined;
+      if (error === undefined) resolvePromise(value!);
+      else reject(status === undefined ? error : new AnsweredThenFailed(status, error));
+    };
+    exchange.abort = (reason) => {
+      if (controller) controller.abort(reason);
+      else settle(reason);
+    };
+    pool.dispatch(
+      { method: 'POST', path, headers, body },
+      {
+        onRequestStart(c) {
+          controller = c;
+          if (settled) c.abort(new OutboundFailure('tempo esgotado'));
+        },
+        onResponseStart(_c, statusCode) {
+          if (statusCode >= 200) status = statusCode;
+        },
+        onResponseData(c, chunk) {
+          received += chunk.length;
+          if (received > MAX_RESPONSE_BYTES && status !== undefined) {
+            settle(undefined, status);
+            c.abort(new OutboundFailure('resposta grande demais'));
+          }
+        },
+        onResponseEnd() {
+          if (status === undefined) settle(new OutboundFailure('resposta sem status'));
+          else settle(undefined, status);
+        },
+        onResponseError(_c, error) {
+          settle(error);
+        },
+      },
+    );
+  });
+}
+
+/** The promise, unless the budget runs out first (then its result is ignored). */
+function abandonable<T>(promise: Promise<T>, exchange: Exchange): Promise<T> {
   return new Promise<T>((resolvePromise, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolvePromise, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    exchange.abort = reject;
+    promise.then(resolvePromise, reject).finally(() => {
+      exchange.abort = undefined;
+    });
   });
 }
 

@@ -235,7 +235,9 @@ describe('delivery engine against real receivers', () => {
     r.setRedirect(target.url, 307);
     const { auth } = await channelWith(service, r.url, ['proposta.criada']);
     await proposalLink(service, auth, VALID_CPFS[4]);
-    const retried = await single(auth, 'two attempts', (d) => d.tentativas >= 2 && d.ultimoHttpStatus !== undefined);
+    // tentativas counts claims, so wait for the second request itself to arrive.
+    await waitFor(() => r.requests.length >= 2, { timeoutMs: 15_000, what: 'two redirected attempts' });
+    const retried = await single(auth, 'a recorded redirect', (d) => d.tentativas >= 2 && d.ultimoHttpStatus === 307);
     expect(retried).toMatchObject({
       status: 'PENDENTE',
       ultimoHttpStatus: 307,

@@ -27,7 +27,25 @@ export interface Deliverer {
 
 export const USER_AGENT = 'Consigna-Webhooks/1.0';
 
-export function createDeliverer(options: { outbound: Outbound; clock: Clock; publicBaseUrl: string; inbox?: InboxReceiver }): Deliverer {
+// Parsed webhook URLs kept (a handful per channel at most: the current and past ones).
+const MAX_URLS = 1024;
+
+export function createDeliverer(options: {
+  outbound: Outbound;
+  clock: Clock;
+  publicBaseUrl: string;
+  inbox?: InboxReceiver;
+}): Deliverer {
+  const urls = new Map<string, URL>();
+  const parse = (raw: string): URL => {
+    let url = urls.get(raw);
+    if (!url) {
+      url = new URL(raw);
+      if (urls.size >= MAX_URLS) urls.clear();
+      urls.set(raw, url);
+    }
+    return url;
+  };
   return {
     async send(event) {
       const timestamp = Math.floor(options.clock.now().getTime() / 1000);
@@ -41,8 +59,7 @@ export function createDeliverer(options: { outbound: Outbound; clock: Clock; pub
       };
       const inboxToken = options.inbox ? inboxTokenOf(event.url, options.publicBaseUrl) : undefined;
       if (inboxToken === undefined || !options.inbox) {
-        const url = new URL(event.url);
-        return options.outbound.post(url, event.body, headers);
+        return options.outbound.post(parse(event.url), event.body, headers);
       }
       const started = performance.now();
       const status = (await options.inbox.receive(inboxToken, headers, event.body)) ?? 404;
