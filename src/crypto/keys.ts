@@ -17,7 +17,7 @@ const VERSION = 1;
 export function deriveKeys(masterKey: Buffer): Keys {
   // A KeyObject is prepared once; passing raw key bytes would rebuild it on every hash.
   const hashKey = createSecretKey(Buffer.from(hkdfSync('sha256', masterKey, '', 'consigna/hash/v1', 32)));
-  const sealKey = Buffer.from(hkdfSync('sha256', masterKey, '', 'consigna/seal/v1', 32));
+  const sealKey = createSecretKey(Buffer.from(hkdfSync('sha256', masterKey, '', 'consigna/seal/v1', 32)));
   return {
     hash(purpose, value) {
       return createHmac('sha256', hashKey).update(purpose).update('\0').update(value).digest();

@@ -20,29 +20,26 @@ export interface LinkView {
 }
 
 export function insertLink(db: DB, row: Insertable<LinksTable>): Promise<unknown> {
-  return db.insertInto('links').values(row).execute();
+  // Plain SQL on the creation path: the query builder's compile step cost ~30 µs here.
+  return sql`
+    insert into links (id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
+                       referencia_externa, status, expira_em, criado_em, aberto_em, updated_at)
+    values (${row.id}, ${row.channel_id}, ${row.ambiente}, ${row.token_hash}, ${row.cpf_sealed}, ${row.cpf_hash},
+            ${row.cpf_masked}, ${row.celular_sealed ?? null}, ${row.referencia_externa ?? null}, ${row.status},
+            ${row.expira_em}, ${row.criado_em}, ${row.aberto_em ?? null}, ${row.updated_at})
+  `.execute(db);
 }
 
-export function findLinkView(db: DB, channelId: string, id: string): Promise<LinkView | undefined> {
-  return db
-    .selectFrom('links as l')
-    .leftJoin('proposals as p', 'p.link_id', 'l.id')
-    .select([
-      'l.id',
-      'l.status',
-      'l.ambiente',
-      'l.cpf_masked',
-      'l.referencia_externa',
-      'l.expira_em',
-      'l.criado_em',
-      'l.aberto_em',
-      'p.numero as proposta_numero',
-      'p.status as proposta_status',
-      'p.criada_em as proposta_criada_em',
-    ])
-    .where('l.id', '=', id)
-    .where('l.channel_id', '=', channelId)
-    .executeTakeFirst();
+export async function findLinkView(db: DB, channelId: string, id: string): Promise<LinkView | undefined> {
+  // Plain SQL: this is the hottest read of the API, and the query builder's compile
+  // step cost ~30 µs per call here (bench: GET /v1/links/{id}).
+  const { rows } = await sql<LinkView>`
+    select l.id, l.status, l.ambiente, l.cpf_masked, l.referencia_externa, l.expira_em, l.criado_em, l.aberto_em,
+           p.numero as proposta_numero, p.status as proposta_status, p.criada_em as proposta_criada_em
+    from links l left join proposals p on p.link_id = l.id
+    where l.id = ${id} and l.channel_id = ${channelId}
+  `.execute(db);
+  return rows[0];
 }
 
 export function findIdempotencyKey(db: DB, channelId: string, key: string, cutoff: Date) {
