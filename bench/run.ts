@@ -27,7 +27,8 @@ import type { Backend, BenchCase, BenchChannel, BenchSuite, Goals, SuiteOutcome,
 
 const BENCH_DIR = import.meta.dirname;
 const ROOT = path.resolve(BENCH_DIR, '..');
-const SERVICE_ARGS = ['bin/consigna.js', 'api'];
+// serve: the whole service in one process (API, worker, sweeper), as deployed by default.
+const SERVICE_ARGS = ['bin/consigna.js', 'serve'];
 const SERVICE_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 /** The fixed-rate run offers this fraction of the req/s the closed loop just measured. */
 const PACED_FRACTION = 0.5;
@@ -423,7 +424,7 @@ async function runBackend(
     const channel = parseChannel(output);
 
     log(`${backend}: starting ${SERVICE_ARGS.join(' ')}…`);
-    service = await startService({ label: `consigna api (${backend})`, args: SERVICE_ARGS, cwd: ROOT, env, port });
+    service = await startService({ label: `consigna serve (${backend})`, args: SERVICE_ARGS, cwd: ROOT, env, port });
     const ctx = createContext(service.url, backend, channel);
 
     // The baseline of this table, as close as possible in time to its cases (the

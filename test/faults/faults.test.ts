@@ -133,7 +133,7 @@ describe.runIf(usingPostgres())('crash and fault tests (PostgreSQL, real process
     await pg.stop();
     const stoppedAt = Date.now();
     await sleep(DOWN_SECONDS * 1000);
-    expect(service.alive()).toBe(true);
+    expect(service.alive(), `the service died during the outage:\n${service.output().slice(-3000)}`).toBe(true);
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${service.url}/readyz`)).status).toBe(503);
     setup.receiver.setStatus(200);
