@@ -20,7 +20,15 @@ import { createContext } from './lib/context.ts';
 import { runLoad, stopLoad, type LoadOptions, type LoadResult } from './lib/load.ts';
 import { runPaced, stopPaced, type PacedResult } from './lib/paced.ts';
 import { checkPostgres, createBenchDatabase, DEFAULT_BENCH_DATABASE_URL, redact } from './lib/postgres.ts';
-import { BenchError, freePort, indent, runCommand, startService, type ChildService } from './lib/process.ts';
+import {
+  BenchError,
+  freePort,
+  indent,
+  runCommand,
+  startService,
+  withoutServiceSettings,
+  type ChildService,
+} from './lib/process.ts';
 import { formatMiB } from './lib/rss.ts';
 import { renderTable, type Column } from './lib/table.ts';
 import type { Backend, BenchCase, BenchChannel, BenchSuite, Goals, SuiteOutcome, SuitePart } from './lib/types.ts';
@@ -363,18 +371,7 @@ function serviceEnv(
   databaseUrl: string | undefined,
   masterKey: string,
 ): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of [
-    'DATABASE_URL',
-    'CONSIGNA_MASTER_KEY',
-    'CONSIGNA_DATA_DIR',
-    'PORT',
-    'HOST',
-    'PUBLIC_BASE_URL',
-    'LOG_LEVEL',
-  ]) {
-    delete env[name];
-  }
+  const env = withoutServiceSettings(process.env);
   Object.assign(env, {
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -33,7 +33,7 @@ import { EVENT_FOR, type SimulatableStatus } from '../src/proposals/states.ts';
 import { DELIVERIES_CHANNEL } from '../src/events/outbox.ts';
 import { claimDue } from '../src/webhooks/delivery/attempts.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
-import { BenchError, freePort, sleep, startService, type ChildService } from './lib/process.ts';
+import { BenchError, freePort, sleep, startService, withoutServiceSettings, type ChildService } from './lib/process.ts';
 import type { BenchSuite, SuiteContext, SuitePart, SuiteRow } from './lib/types.ts';
 import { benchEvents, type BenchEvent } from './lib/webhooks/bodies.ts';
 import { GRAPHILE_DOCUMENTED, type GraphileSettings } from './lib/webhooks/graphile-runner.ts';
@@ -240,17 +240,7 @@ async function startEngines(ctx: SuiteContext, receiverUrl: string): Promise<Eng
     const secret = registered.webhook.segredo;
     if (!secret) throw new BenchError('registering the webhook returned no secret');
 
-    const env: NodeJS.ProcessEnv = { ...ctx.env };
-    for (const name of [
-      'DATABASE_URL',
-      'CONSIGNA_MASTER_KEY',
-      'CONSIGNA_DATA_DIR',
-      'PORT',
-      'HOST',
-      'PUBLIC_BASE_URL',
-      'LOG_LEVEL',
-    ])
-      delete env[name];
+    const env = withoutServiceSettings(ctx.env);
     Object.assign(env, {
       DATABASE_URL: consignaDb.url,
       CONSIGNA_MASTER_KEY: masterKey.toString('hex'),

@@ -261,6 +261,23 @@ export function runCommand(
   });
 }
 
+/** A copy of `env` without the settings each benchmark gives its service itself. */
+export function withoutServiceSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of [
+    'DATABASE_URL',
+    'CONSIGNA_MASTER_KEY',
+    'CONSIGNA_DATA_DIR',
+    'PORT',
+    'HOST',
+    'PUBLIC_BASE_URL',
+    'LOG_LEVEL',
+  ]) {
+    delete copy[name];
+  }
+  return copy;
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const indent = (text: string) =>

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { sql } from 'kysely';
 import type { App } from '../http/app.ts';
 import type { Context } from '../context.ts';
+import { batched } from '../db/batch.ts';
 import { DateTime, Uuid, bearerErrors } from '../http/schemas.ts';
 
 const PingResponse = Type.Object(
@@ -13,6 +14,11 @@ const PingResponse = Type.Object(
 );
 
 export function registerPingRoutes(app: App, ctx: Context): void {
+  // Pings of one event-loop turn share one read of the clock of the database.
+  const dbTime = batched(async (keys: readonly null[]) => {
+    const { rows } = await sql<{ now: Date }>`select now() as now`.execute(ctx.database.db);
+    return keys.map(() => rows[0]!.now);
+  });
   app.get(
     '/v1/ping',
     {
@@ -26,9 +32,9 @@ export function registerPingRoutes(app: App, ctx: Context): void {
       },
     },
     async (request) => {
-      const { rows } = await sql<{ now: Date }>`select now() as now`.execute(ctx.database.db);
+      const now = await dbTime(null);
       const channel = request.channel!;
-      return { canal: { id: channel.id, nome: channel.name }, dbTime: rows[0]!.now.toISOString() };
+      return { canal: { id: channel.id, nome: channel.name }, dbTime: now.toISOString() };
     },
   );
 }

@@ -22,8 +22,10 @@ export async function runServe(config: Config, roles: Roles, options: { demo: bo
   const base = config.publicBaseUrl;
   if (roles.api) {
     console.log(`Consigna ${config.ambiente} listening on ${running.url} (${ctx.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})
-  API reference: ${base}/docs
-  OpenAPI:       ${base}/openapi.yaml`);
+  Integration guide (pt-BR): ${base}/docs
+  API reference:             ${base}/docs/referencia
+  OpenAPI:                   ${base}/openapi.yaml
+  Stop with Ctrl-C (SIGTERM also drains and exits).`);
   } else {
     console.log(`Consigna worker running (${ctx.database.kind}).`);
   }

@@ -2,6 +2,7 @@
 // can never be replayed as a ciphertext key or the other way round.
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
+import { secureRandomBytes } from './random.ts';
 import path from 'node:path';
 
 export interface Keys {
@@ -23,7 +24,7 @@ export function deriveKeys(masterKey: Buffer): Keys {
       return createHmac('sha256', hashKey).update(purpose).update('\0').update(value).digest();
     },
     seal(plaintext) {
-      const nonce = randomBytes(12);
+      const nonce = secureRandomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', sealKey, nonce);
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return Buffer.concat([Buffer.from([VERSION]), nonce, cipher.getAuthTag(), body]);

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DB } from '../db/database.ts';
+import { batched } from '../db/batch.ts';
 import type { IdempotencyKeysTable, LinksTable } from '../db/tables.ts';
 
 export type LinkRow = Selectable<LinksTable>;
@@ -30,16 +31,35 @@ export function insertLink(db: DB, row: Insertable<LinksTable>): Promise<unknown
   `.execute(db);
 }
 
-export async function findLinkView(db: DB, channelId: string, id: string): Promise<LinkView | undefined> {
-  // Plain SQL: this is the hottest read of the API, and the query builder's compile
-  // step cost ~30 µs per call here (bench: GET /v1/links/{id}).
-  const { rows } = await sql<LinkView>`
-    select l.id, l.status, l.ambiente, l.cpf_masked, l.referencia_externa, l.expira_em, l.criado_em, l.aberto_em,
-           p.numero as proposta_numero, p.status as proposta_status, p.criada_em as proposta_criada_em
-    from links l left join proposals p on p.link_id = l.id
-    where l.id = ${id} and l.channel_id = ${channelId}
-  `.execute(db);
-  return rows[0];
+type LinkViewRow = LinkView & { lookup: number };
+
+const linkViewLoaders = new WeakMap<DB, (key: { channelId: string; id: string }) => Promise<LinkView | undefined>>();
+
+/**
+ * The hottest read of the API. Lookups of one event-loop turn go to the database as
+ * one query (src/db/batch.ts); the channel is part of every lookup's condition, so a
+ * batch never lends one channel's link to another. Plain SQL: the query builder's
+ * compile step cost ~30 µs per call here.
+ */
+export function findLinkView(db: DB, channelId: string, id: string): Promise<LinkView | undefined> {
+  let load = linkViewLoaders.get(db);
+  if (!load) {
+    load = batched(async (keys: readonly { channelId: string; id: string }[]) => {
+      const { rows } = await sql<LinkViewRow>`
+        select q.lookup, l.id, l.status, l.ambiente, l.cpf_masked, l.referencia_externa, l.expira_em, l.criado_em,
+               l.aberto_em, p.numero as proposta_numero, p.status as proposta_status, p.criada_em as proposta_criada_em
+        from unnest(${keys.map((key) => key.id)}::uuid[], ${keys.map((key) => key.channelId)}::uuid[])
+               with ordinality as q(id, channel_id, lookup)
+        join links l on l.id = q.id and l.channel_id = q.channel_id
+        left join proposals p on p.link_id = l.id
+      `.execute(db);
+      const found: (LinkView | undefined)[] = Array.from({ length: keys.length });
+      for (const { lookup, ...view } of rows) found[Number(lookup) - 1] = view;
+      return found;
+    });
+    linkViewLoaders.set(db, load);
+  }
+  return load({ channelId, id });
 }
 
 export function findIdempotencyKey(db: DB, channelId: string, key: string, cutoff: Date) {
@@ -52,38 +72,81 @@ export function findIdempotencyKey(db: DB, channelId: string, key: string, cutof
     .executeTakeFirst();
 }
 
+type KeyClaim = Omit<Insertable<IdempotencyKeysTable>, 'link_id'> & { cutoff: Date };
+type LinkWithKey = { link: Insertable<LinksTable>; key: KeyClaim };
+
+const linkInserters = new WeakMap<DB, (entry: LinkWithKey) => Promise<boolean>>();
+
 /**
- * Inserts the link and takes its idempotency key in one statement (one round trip,
- * atomic without an explicit transaction). The key is claimed first: a new row, or
- * one older than the retention window taken over. When a live row (another
- * request's) holds the key, nothing is inserted and false comes back. The primary
- * key (channel, key) is what serializes concurrent creations with one key: the
- * second statement waits for the first to commit and then finds the key taken.
- * (The foreign key from the key to the link is checked at the end of the statement,
- * when both rows exist.)
+ * Inserts the link and takes its idempotency key in one statement (atomic without an
+ * explicit transaction). The key is claimed first: a new row, or one older than the
+ * retention window taken over. When a live row (another request's) holds the key,
+ * nothing is inserted and false comes back. The primary key (channel, key) is what
+ * serializes concurrent creations with one key: the second statement waits for the
+ * first to commit and then finds the key taken. (The foreign key from the key to
+ * the link is checked at the end of the statement, when both rows exist.)
+ *
+ * Creations of one event-loop turn share the statement (src/db/batch.ts): one round
+ * trip and one commit for all of them. Within a batch, a key repeated in one channel
+ * goes in once; its other requests get false and, after the batch has committed,
+ * find the key taken like any later request.
  */
-export async function insertLinkWithKey(
-  db: DB,
-  link: Insertable<LinksTable>,
-  key: Omit<Insertable<IdempotencyKeysTable>, 'link_id'> & { cutoff: Date },
-): Promise<boolean> {
+export function insertLinkWithKey(db: DB, link: Insertable<LinksTable>, key: KeyClaim): Promise<boolean> {
+  let insert = linkInserters.get(db);
+  if (!insert) {
+    insert = batched((entries: readonly LinkWithKey[]) => insertLinksWithKeys(db, entries));
+    linkInserters.set(db, insert);
+  }
+  return insert({ link, key });
+}
+
+async function insertLinksWithKeys(db: DB, entries: readonly LinkWithKey[]): Promise<boolean[]> {
+  const seen = new Set<string>();
+  // Sorted, so that two processes taking overlapping keys lock them in one order
+  // (no deadlock between batches).
+  const batch = entries
+    .filter(({ key }) => {
+      const id = `${key.channel_id}\n${key.key}`;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    })
+    .sort((a, b) => compare(a.key.channel_id as string, b.key.channel_id as string) || compare(a.key.key, b.key.key));
+  const column = <T>(pick: (entry: LinkWithKey) => T): T[] => batch.map(pick);
   const { rows } = await sql<{ id: string }>`
-    with claimed as (
+    with input as (
+      select * from unnest(
+        ${column((e) => e.link.id)}::uuid[], ${column((e) => e.link.channel_id)}::uuid[],
+        ${column((e) => e.link.ambiente)}::text[], ${column((e) => e.link.token_hash)}::bytea[],
+        ${column((e) => e.link.cpf_sealed)}::bytea[], ${column((e) => e.link.cpf_hash)}::bytea[],
+        ${column((e) => e.link.cpf_masked)}::text[], ${column((e) => e.link.celular_sealed ?? null)}::bytea[],
+        ${column((e) => e.link.referencia_externa ?? null)}::text[], ${column((e) => e.link.status)}::text[],
+        ${column((e) => e.link.expira_em)}::timestamptz[], ${column((e) => e.link.criado_em)}::timestamptz[],
+        ${column((e) => e.link.updated_at)}::timestamptz[], ${column((e) => e.key.key)}::text[],
+        ${column((e) => e.key.fingerprint)}::bytea[], ${column((e) => e.key.response_sealed)}::bytea[],
+        ${column((e) => e.key.created_at)}::timestamptz[], ${column((e) => e.key.cutoff)}::timestamptz[]
+      ) as i(id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
+             referencia_externa, status, expira_em, criado_em, updated_at, key, fingerprint, response_sealed,
+             created_at, cutoff)
+    ),
+    claimed as (
       insert into idempotency_keys as k (channel_id, key, fingerprint, link_id, response_sealed, created_at)
-      values (${key.channel_id}, ${key.key}, ${key.fingerprint}, ${link.id}, ${key.response_sealed}, ${key.created_at})
+      select channel_id, key, fingerprint, id, response_sealed, created_at from input
       on conflict (channel_id, key) do update set
         fingerprint = excluded.fingerprint, link_id = excluded.link_id,
         response_sealed = excluded.response_sealed, created_at = excluded.created_at
-      where k.created_at <= ${key.cutoff}
-      returning 1
+      where k.created_at <= (select i.cutoff from input i where i.channel_id = k.channel_id and i.key = k.key)
+      returning link_id
     )
     insert into links (id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
                        referencia_externa, status, expira_em, criado_em, aberto_em, updated_at)
-    select ${link.id}, ${link.channel_id}, ${link.ambiente}, ${link.token_hash}, ${link.cpf_sealed}, ${link.cpf_hash},
-           ${link.cpf_masked}, ${link.celular_sealed ?? null}, ${link.referencia_externa ?? null}, ${link.status},
-           ${link.expira_em}, ${link.criado_em}, ${link.aberto_em ?? null}, ${link.updated_at}
-    where exists (select 1 from claimed)
+    select id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
+           referencia_externa, status, expira_em, criado_em, null, updated_at
+    from input where id in (select link_id from claimed)
     returning id
   `.execute(db);
-  return rows.length > 0;
+  const inserted = new Set(rows.map((row) => row.id));
+  return entries.map((entry) => inserted.has(entry.link.id as string));
 }
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -54,15 +54,15 @@ export async function createLink(deps: Deps, input: CreateLinkInput): Promise<Cr
   const now = deps.clock.now();
   const cutoff = addSeconds(now, -IDEMPOTENCY_RETENTION_SECONDS);
 
-  if (key !== undefined) {
-    const replay = await replayOf(deps, input.channelId, key, fingerprint, cutoff);
-    if (replay) return replay;
-  }
-
+  // The bank is asked first and the key is looked up only when the insert finds it
+  // taken: a new link costs one round trip to the database, a replay two.
   try {
     await deps.bank.checkAvailability(cpf);
   } catch (error) {
     if (!(error instanceof BankUnavailableError)) throw error;
+    // A replay (or a conflict) of this key answers as it would have with the bank up.
+    const replay = key === undefined ? undefined : await replayOf(deps, input.channelId, key, fingerprint, cutoff);
+    if (replay) return replay;
     throw new AppError(
       503,
       'banco_indisponivel',

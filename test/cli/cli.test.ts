@@ -89,6 +89,13 @@ describe('consigna CLI (embedded database)', () => {
     expect(result.stderr).toContain('CONSIGNA_AMBIENTE: expected one of SANDBOX, REAL');
   });
 
+  it('CONSIGNA_NODE_FLAGS replaces the heap flags given to Node', async () => {
+    const result = await consigna(['channels', 'list'], { CONSIGNA_NODE_FLAGS: '--max-old-space-size=200 --no-such-v8-flag' });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('--no-such-v8-flag');
+    expect((await consigna(['channels', 'list'], { CONSIGNA_NODE_FLAGS: 'none' })).code).toBe(0);
+  });
+
   it('says clearly that the data folder is busy while the service runs', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [BIN, 'serve', '--demo'], {
@@ -101,6 +108,10 @@ describe('consigna CLI (embedded database)', () => {
     // --demo creates its channel once per installation, even when others exist.
     const secret = /client_secret: (\S+)/.exec(output)?.[1];
     rememberSecret(secret);
+
+    // bin/consigna.js re-executed itself (same pid) with the service's heap flags.
+    const argv = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+    expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=160']));
 
     const busy = await consigna(['channels', 'list']);
     expect(busy.code).toBe(1);

@@ -133,9 +133,9 @@ describe('the guide’s shell sessions against a real service', () => {
 
   const session = (code: string) =>
     code.replaceAll('{base_url}', service.baseUrl).replace(/^export CLIENT_ID=cid_\.\.\..*$/m, '');
-  const bash = async (script: string) => {
+  const bash = async (script: string, credentials = channel) => {
     const outcome = await run('bash', ['--norc', '-euo', 'pipefail', '-c', script], {
-      env: { CLIENT_ID: channel.clientId, CLIENT_SECRET: channel.clientSecret },
+      env: { CLIENT_ID: credentials.clientId, CLIENT_SECRET: credentials.clientSecret },
     });
     return outcome;
   };
@@ -152,6 +152,16 @@ describe('the guide’s shell sessions against a real service', () => {
     const page = await (await fetch(viewer)).text();
     expect(page).toContain('webhook.teste');
     expect(page).toContain('Assinatura válida');
+  });
+
+  it('section 5 checks an inbox event by hand with the secret kept by "Comece aqui"', async () => {
+    const handCheck = block('sh', 'eventos.json').replaceAll('examples/verify/', `${ROOT}/examples/verify/`);
+    // A channel of its own: the secret is shown when the webhook is created.
+    const fresh = await service.createChannel({ name: 'Canal da verificação à mão' });
+    const outcome = await bash(session([block('sh', 'campo()'), handCheck].join('\n')), fresh);
+    expect(outcome.stderr).toBe('');
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout.trim().split('\n').at(-1)).toMatch(/^assinatura válida \(evento webhook\.teste /);
   });
 
   it('token, link, query, journey, simulator, inbox and its mode, as sections 1, 2, 3, 8 and 9 show them', async () => {

@@ -228,6 +228,45 @@ describe('links', () => {
         await second.close();
       }
     });
+    it('a burst of creations sharing statements: one link per key, repeats replay, another cpf conflicts', async () => {
+      const before = await countLinks();
+      const keys = Array.from({ length: 12 }, (_, i) => `rajada-${i}-chave`);
+      const requests = [
+        ...keys.map((key) => ({ key, cpf: '39053344705' })),
+        ...keys.slice(0, 4).map((key) => ({ key, cpf: '39053344705' })),
+        { key: keys[5]!, cpf: '71428793860' },
+      ];
+      const responses = await Promise.all(requests.map(({ key, cpf }) => create({ cpf, referenciaExterna: key }, key)));
+      const statuses = responses.map((r) => r.statusCode);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(12);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+      expect(responses.at(-1)!.json().code).toBe('idempotency_key_conflito');
+      for (let i = 0; i < 4; i++) expect(responses[12 + i]!.json()).toEqual(responses[i]!.json());
+      expect(await countLinks()).toBe(before + 12);
+    });
+
+    it('two api instances taking the same keys in opposite orders: one link per key, no 5xx', async () => {
+      const second = usingPostgres()
+        ? await startTestService({ clock, database: service.database, env: { CONSIGNA_MASTER_KEY: service.config.masterKey!.toString('hex') } })
+        : await startTestService({ clock, sameDatabaseAs: service });
+      try {
+        const before = await countLinks();
+        const keys = Array.from({ length: 30 }, (_, i) => `cruzada-${String(i).padStart(2, '0')}`);
+        const body = (key: string) => ({ cpf: '11144477735', referenciaExterna: key });
+        const responses = await Promise.all([
+          ...keys.map((key) => createLinkVia(service, auth, body(key), key)),
+          ...[...keys].reverse().map((key) => createLinkVia(second, auth, body(key), key)),
+        ]);
+        for (const r of responses) {
+          expect([200, 201, 409]).toContain(r.statusCode);
+          if (r.statusCode === 409) expect(r.json().code).toBe('idempotency_key_em_uso');
+        }
+        expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(30);
+        expect(await countLinks()).toBe(before + 30);
+      } finally {
+        await second.close();
+      }
+    });
   });
 
   describe('GET /v1/links/{id}', () => {
@@ -238,6 +277,30 @@ describe('links', () => {
       const { url: _url, ...withoutUrl } = created;
       expect(response.json()).toEqual(withoutUrl);
       expect(response.body).not.toContain(linkToken(created.url));
+    });
+
+    it('answers concurrent reads from two channels, batched into shared queries, each with its own link or 404', async () => {
+      const other = await service.createChannel({ name: 'Canal de leitura' });
+      const otherAuth = await service.bearer(other);
+      const createMany = (headers: Record<string, string>, cpf: string) =>
+        Promise.all(Array.from({ length: 6 }, async () => (await create({ cpf }, undefined, headers)).json().id as string));
+      const mine = await createMany(auth, '52998224725');
+      const theirs = await createMany(otherAuth, '11144477735');
+      const reads: [string, Record<string, string>, number][] = [
+        ...mine.map((id): [string, Record<string, string>, number] => [id, auth, 200]),
+        ...theirs.map((id): [string, Record<string, string>, number] => [id, otherAuth, 200]),
+        ...theirs.map((id): [string, Record<string, string>, number] => [id, auth, 404]),
+        ...mine.map((id): [string, Record<string, string>, number] => [id, otherAuth, 404]),
+        [mine[0]!, auth, 200],
+        ['01936b9e-4c7a-7d1e-9a3f-5b2c8d7e6f10', auth, 404],
+      ];
+      const answers = await Promise.all(reads.map(([id, headers]) => get(id, headers)));
+      answers.forEach((answer, i) => {
+        const [id, , status] = reads[i]!;
+        expect({ id, status: answer.statusCode }).toEqual({ id, status });
+        if (status === 200) expect(answer.json().id).toBe(id);
+        else expect(answer.json().code).toBe('nao_encontrado');
+      });
     });
 
     it.each([

@@ -10,24 +10,9 @@ import type { IssuedCredentials } from '../../src/channels/channels.service.ts';
 export const ALLOWED = [200, 202, 204, 400, 401, 404, 500, 502, 503] as const;
 export const TOKEN_RE = /^sbx_[A-Za-z0-9]{32}$/;
 
-export interface InboxResource {
-  url: string;
-  visualizacaoUrl: string;
-  responderStatus: number;
-}
-
-export interface ReceivedEvent {
-  id: number;
-  recebidoEm: string;
-  tipo?: string;
-  eventoId?: string;
-  tentativa?: string;
-  assinaturaValida: boolean | null;
-  motivo?: string;
-  respondeuStatus: number;
-  headers: Record<string, string>;
-  corpo: unknown;
-}
+// The resource shapes are the service's own types (the API tests check the values).
+import type { Inbox as InboxResource, ReceivedEvent } from '../../src/sandbox/inbox.service.ts';
+export type { InboxResource, ReceivedEvent };
 
 export interface InboxSetup {
   channel: IssuedCredentials;
