@@ -21,18 +21,19 @@ export function secureRandomBytes(size: number): Buffer {
   return out;
 }
 
-const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const BASE62 = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 'latin1');
 
 /** Uniform base62 string: rejection sampling avoids the modulo bias of `byte % 62`. */
 export function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of secureRandomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
+  const out = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const random = secureRandomBytes(length * 2);
+    for (let i = 0; i < random.length && filled < length; i++) {
+      if (random[i]! < 248) out[filled++] = BASE62[random[i]! % 62]!;
     }
   }
-  return out;
+  return out.toString('latin1');
 }
 
 export const newClientId = (): string => `cid_${randomBase62(24)}`;

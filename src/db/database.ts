@@ -87,6 +87,9 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     async close() {
       await listener.close();
       await db.destroy();
+      // Kysely ends the pool only if a query of its own ever ran: migrations and
+      // scriptTransaction use the pool directly.
+      if (!pool.ended) await pool.end();
     },
   };
 }
@@ -172,6 +175,9 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       ),
     async close() {
       await db.destroy();
+      // Kysely closes PGlite only if a query of its own ever ran: migrations and
+      // scriptTransaction go to PGlite directly.
+      if (!pglite.closed) await pglite.close();
     },
   };
 }

@@ -24,6 +24,7 @@ import { registerInboxRoutes } from '../sandbox/inbox.routes.ts';
 import { registerViewerRoutes } from '../sandbox/viewer.routes.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { metricsFor } from '../observability/metrics.ts';
+import { LazyChildLogger, type Logger } from '../observability/logger.ts';
 
 export type App = FastifyInstance<
   Server,
@@ -40,6 +41,8 @@ export async function buildApp(ctx: Context): Promise<App> {
     // single-customer token; onResponse below logs the route pattern instead.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: () => randomUUID(),
+    childLoggerFactory: (logger, bindings, options) =>
+      LazyChildLogger.factory(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
     // A hop count is supported at run time though missing from the types.
     trustProxy: ctx.config.trustProxy as boolean | string[],
     bodyLimit: 64 * 1024,
@@ -78,24 +81,26 @@ export async function buildApp(ctx: Context): Promise<App> {
     responses[413] ??= ErrorBody(['corpo_muito_grande'], 'Corpo acima do limite (64 KB).');
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks on every request: an async hook costs a promise each time.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store');
+    done();
   });
 
   const metrics = metricsFor(ctx);
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.observeRequest(request.method, request.routeOptions.url ?? 'not-found', reply.statusCode, reply.elapsedTime / 1000);
-    const log = {
-      method: request.method,
-      route: request.routeOptions.url ?? 'not-found',
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
-      channelId: request.channel?.id,
-    };
-    if (reply.statusCode >= 500) request.log.error(log, 'request failed');
-    else request.log.info(log, 'request');
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'not-found';
+    const elapsedMs = reply.elapsedTime;
+    metrics.observeRequest(request.method, route, reply.statusCode, elapsedMs / 1000);
+    const failed = reply.statusCode >= 500;
+    if (failed || ctx.log.isLevelEnabled('info')) {
+      const log = { method: request.method, route, status: reply.statusCode, ms: Math.round(elapsedMs * 10) / 10, channelId: request.channel?.id };
+      if (failed) request.log.error(log, 'request failed');
+      else request.log.info(log, 'request');
+    }
+    done();
   });
 
   // Draining on shutdown: an in-flight request's connection is closed after its
@@ -108,8 +113,9 @@ export async function buildApp(ctx: Context): Promise<App> {
     reaper.unref();
     app.server.once('close', () => clearInterval(reaper));
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   app.setErrorHandler((error, request, reply) => {

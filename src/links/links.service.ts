@@ -9,7 +9,7 @@ import { messageFor } from '../http/messages.ts';
 import { isValidCpf, maskCpf } from './cpf.ts';
 import { isValidCelular } from './celular.ts';
 import { IDEMPOTENCY_RETENTION_SECONDS } from './links.expiry.ts';
-import { findIdempotencyKey, findLinkView, insertLink, insertLinkWithKey, type LinkView } from './links.repository.ts';
+import { findIdempotencyKey, findLinkView, insertLinkWithKey, type LinkView } from './links.repository.ts';
 import { toLinkResource, type LinkResource } from './link-resource.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'bank'>;
@@ -100,19 +100,12 @@ export async function createLink(deps: Deps, input: CreateLinkInput): Promise<Cr
     aberto_em: null,
     updated_at: now,
   };
-  if (key === undefined) {
-    await insertLink(deps.database.db, row);
-    return { replayed: false, link };
-  }
-  const claimed = await insertLinkWithKey(deps.database.db, row, {
-    channel_id: input.channelId,
-    key,
-    fingerprint,
-    response_sealed: deps.keys.seal(JSON.stringify(link)),
-    created_at: now,
-    cutoff,
-  });
-  if (!claimed) {
+  const claim =
+    key === undefined
+      ? undefined
+      : { channel_id: input.channelId, key, fingerprint, response_sealed: deps.keys.seal(JSON.stringify(link)), created_at: now, cutoff };
+  const claimed = await insertLinkWithKey(deps.database.db, row, claim);
+  if (!claimed && key !== undefined) {
     const replay = await replayOf(deps, input.channelId, key, fingerprint, cutoff);
     if (replay) return replay;
     throw conflict('idempotency_key_em_uso', 'Outra requisição com esta Idempotency-Key ainda está em andamento. Tente novamente.');

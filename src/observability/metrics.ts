@@ -95,12 +95,22 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock'>): Metrics {
     },
   });
 
+  const requestSeries = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
+
   return {
     registry,
     observeRequest(method, route, status, seconds) {
-      const labels = { method, route, status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
+      // The label children are kept: prom-client would otherwise hash the labels
+      // twice per request. Routes are patterns, so the set stays small.
+      const id = `${method} ${route} ${status}`;
+      let series = requestSeries.get(id);
+      if (!series) {
+        const labels = { method, route, status: String(status) };
+        series = { count: requests.labels(labels), latency: latency.labels(labels) };
+        requestSeries.set(id, series);
+      }
+      series.count.inc();
+      series.latency.observe(seconds);
     },
     observeAttempt(claimed, result) {
       attempts.inc({ outcome: result.status });

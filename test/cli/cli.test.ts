@@ -111,7 +111,7 @@ describe('consigna CLI (embedded database)', () => {
 
     // bin/consigna.js re-executed itself (same pid) with the service's heap flags.
     const argv = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
-    expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=160']));
+    expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=160', '--initial-old-space-size=120']));
 
     const busy = await consigna(['channels', 'list']);
     expect(busy.code).toBe(1);

@@ -174,6 +174,18 @@ describe('links', () => {
       const b = await create({ cpf: '12345678909', referenciaExterna: 'sem-chave' });
       expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
       expect(a.json().id).not.toBe(b.json().id);
+
+      // Sent together they share one statement with keyed creations (src/db/batch.ts).
+      const burst = await Promise.all([
+        create({ cpf: '12345678909', referenciaExterna: 'sem-chave' }),
+        create({ cpf: '12345678909', referenciaExterna: 'com-chave' }, 'rajada-mista-1'),
+        create({ cpf: '12345678909', referenciaExterna: 'sem-chave' }),
+        create({ cpf: '12345678909', referenciaExterna: 'com-chave' }, 'rajada-mista-1'),
+      ]);
+      expect(burst.map((r) => r.statusCode).sort()).toEqual([200, 201, 201, 201]);
+      const ids = new Set(burst.map((r) => r.json().id as string));
+      expect(ids.size).toBe(3);
+      for (const id of ids) expect((await service.inject({ method: 'GET', url: `/v1/links/${id}`, headers: auth })).statusCode).toBe(200);
     });
 
     it('a failed creation stores nothing: the same key works afterwards', async () => {
