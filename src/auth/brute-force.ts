@@ -10,23 +10,12 @@ type Deps = Pick<Context, 'database' | 'clock' | 'config'>;
 /** Keys longer than this are not counted per client (they cannot be real client ids). */
 const MAX_CLIENT_KEY = 100;
 
-/** Seconds until the client id or the IP may try again, or 0 when neither is blocked. */
-export async function blockedFor(deps: Deps, clientId: string | undefined, ip: string): Promise<number> {
-  const now = deps.clock.now();
-  const rows = await deps.database.db
-    .selectFrom('auth_failures')
-    .select('blocked_until')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('scope', '=', 'ip'), eb('key', '=', ip)]),
-        eb.and([eb('scope', '=', 'client'), eb('key', '=', clientId && clientId.length <= MAX_CLIENT_KEY ? clientId : '')]),
-      ]),
-    )
-    .where('blocked_until', '>', now)
-    .execute();
-  const until = Math.max(0, ...rows.map((r) => r.blocked_until!.getTime()));
-  return until === 0 ? 0 : Math.max(1, Math.ceil((until - now.getTime()) / 1000));
-}
+/** The key a client id is counted under ('' for one too long to be real: never blocked). */
+export const clientKey = (clientId: string | undefined): string =>
+  clientId && clientId.length <= MAX_CLIENT_KEY ? clientId : '';
+
+/** Whole seconds until a block ends, at least 1 (the Retry-After of a 429). */
+export const secondsUntil = (until: Date, now: Date): number => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
 
 export async function recordFailure(deps: Deps, clientId: string | undefined, ip: string): Promise<void> {
   const { maxPerClient, maxPerIp, windowSeconds, blockSeconds } = deps.config.authGuard;

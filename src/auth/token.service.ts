@@ -6,10 +6,10 @@ import type { Context } from '../context.ts';
 import { addSeconds } from '../clock.ts';
 import { constantTimeEqual } from '../crypto/keys.ts';
 import { newAccessToken } from '../crypto/random.ts';
-import { findChannelByClientId } from '../channels/channels.repository.ts';
 import { hashClientSecret } from '../channels/channels.service.ts';
 import { isIpAllowed } from '../channels/ip-allow-list.ts';
-import { blockedFor, recordFailure } from './brute-force.ts';
+import { recordFailure, secondsUntil } from './brute-force.ts';
+import { lookUpClient, storeToken } from './token.repository.ts';
 
 type Deps = Pick<Context, 'database' | 'clock' | 'config' | 'keys'>;
 
@@ -32,15 +32,16 @@ export const hashAccessToken = (deps: Pick<Context, 'keys'>, token: string): Buf
 const UNKNOWN_CLIENT_HASH = Buffer.alloc(32);
 
 export async function issueToken(deps: Deps, request: TokenRequest): Promise<IssuedToken> {
-  const retryAfter = await blockedFor(deps, request.clientId, request.ip);
-  if (retryAfter > 0) {
+  const now = deps.clock.now();
+  const { blockedUntil, channel } = await lookUpClient(deps.database.db, request.clientId, request.ip, now);
+  if (blockedUntil) {
+    const retryAfter = secondsUntil(blockedUntil, now);
     throw new AppError(429, 'too_many_attempts', `Muitas tentativas inválidas. Tente novamente em ${retryAfter} segundos.`, {
       oauth: true,
       headers: { 'retry-after': String(retryAfter) },
     });
   }
 
-  const channel = await findChannelByClientId(deps.database.db, request.clientId);
   const presented = hashClientSecret(deps, request.clientSecret);
   const secretMatches = constantTimeEqual(presented, channel ? Buffer.from(channel.secret_hash) : UNKNOWN_CLIENT_HASH);
   if (!channel || !secretMatches || !channel.active || !isIpAllowed(request.ip, channel.allowed_cidrs)) {
@@ -53,9 +54,10 @@ export async function issueToken(deps: Deps, request: TokenRequest): Promise<Iss
 
   const token = newAccessToken();
   const ttl = deps.config.tokenTtlSeconds;
-  await deps.database.db
-    .insertInto('access_tokens')
-    .values({ token_hash: hashAccessToken(deps, token), channel_id: channel.id, expires_at: addSeconds(deps.clock.now(), ttl) })
-    .execute();
+  await storeToken(deps.database.db, {
+    tokenHash: hashAccessToken(deps, token),
+    channelId: channel.id,
+    expiresAt: addSeconds(now, ttl),
+  });
   return { access_token: token, token_type: 'Bearer', expires_in: ttl };
 }

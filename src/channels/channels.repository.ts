@@ -12,10 +12,6 @@ export function findChannelById(db: DB, id: string): Promise<ChannelRow | undefi
   return db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function findChannelByClientId(db: DB, clientId: string): Promise<ChannelRow | undefined> {
-  return db.selectFrom('channels').selectAll().where('client_id', '=', clientId).executeTakeFirst();
-}
-
 export function listChannels(db: DB): Promise<ChannelRow[]> {
   return db.selectFrom('channels').selectAll().orderBy('created_at').execute();
 }

@@ -101,7 +101,10 @@ export function registerLinkRoutes(app: App, ctx: Context): void {
   app.post(
     '/v1/links',
     {
-      config: { auth: 'bearer', fieldCodes: { cpf: 'cpf_invalido', celular: 'celular_invalido' } },
+      config: {
+        auth: 'bearer',
+        fieldCodes: { cpf: 'cpf_invalido', celular: 'celular_invalido', 'idempotency-key': 'idempotency_key_invalida' },
+      },
       schema: {
         tags: ['Links'],
         summary: 'Criar link de contratação',
@@ -110,7 +113,15 @@ export function registerLinkRoutes(app: App, ctx: Context): void {
           'No sandbox, o CPF escolhe o cenário (veja a documentação). CPF `00000000434`: banco indisponível (503).',
         security: [{ bearerAuth: [] }],
         headers: Type.Object({
-          'idempotency-key': Type.Optional(Type.String({ description: IDEMPOTENCY_DESCRIPTION, examples: ['pedido-2026-000123'] })),
+          'idempotency-key': Type.Optional(
+            Type.String({
+              description: IDEMPOTENCY_DESCRIPTION,
+              minLength: 8,
+              maxLength: 100,
+              pattern: '^[A-Za-z0-9_.:-]{8,100}$',
+              examples: ['pedido-2026-000123'],
+            }),
+          ),
         }),
         body: CreateLinkBody,
         response: {

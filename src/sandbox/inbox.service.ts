@@ -7,6 +7,7 @@ import { newInboxToken, uuidv7 } from '../crypto/random.ts';
 import { verifySignature } from '../webhooks/signature.ts';
 import { findWebhook, signingSecrets } from '../webhooks/webhooks.service.ts';
 import type { InboxReceiver } from '../webhooks/delivery/deliverer.ts';
+import { hashInboxToken } from '../webhooks/url-policy.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
 
@@ -34,7 +35,7 @@ export interface ReceivedEvent {
   corpo: unknown;
 }
 
-export const hashInboxToken = (deps: Pick<Context, 'keys'>, token: string): Buffer => deps.keys.hash('inbox-token', token);
+export { hashInboxToken };
 
 export function checkStatus(value: unknown): number {
   if (typeof value !== 'number' || !(ALLOWED_STATUSES as readonly number[]).includes(value)) {

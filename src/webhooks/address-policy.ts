@@ -50,6 +50,15 @@ const NAT64_LOCAL = v6ToBigInt('64:ff9b:1::');
 const SIX_TO_FOUR = v6ToBigInt('2002::');
 const GLOBAL_UNICAST = v6ToBigInt('2000::');
 
+/** 127.0.0.0/8, ::1 and the IPv4-mapped form of 127.0.0.0/8: what the development switch lets through. */
+export function isLoopbackAddress(ip: string): boolean {
+  const family = isIP(ip);
+  if (family === 4) return ip.startsWith('127.');
+  if (family !== 6) return false;
+  const addr = v6ToBigInt(ip);
+  return addr === 1n || (inPrefix(addr, MAPPED, 96) && Number(addr & 0xffff_ffffn) >>> 24 === 127);
+}
+
 /** A short pt-BR reason when `ip` must never be contacted; undefined when it is public. */
 export function forbiddenAddressReason(ip: string): string | undefined {
   const family = isIP(ip);

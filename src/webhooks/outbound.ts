@@ -8,7 +8,7 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
 import { Pool, type Dispatcher } from 'undici';
-import { forbiddenAddressReason } from './address-policy.ts';
+import { forbiddenAddressReason, isLoopbackAddress } from './address-policy.ts';
 
 export interface OutboundResult {
   /** 2xx within the time limit. */
@@ -25,7 +25,7 @@ export interface ResolvedAddress {
 }
 
 export interface OutboundOptions {
-  /** Development and tests only: skips the address check and allows http. */
+  /** Development and tests only: allows http and loopback addresses (decisions §5). */
   allowInsecure: boolean;
   /** Total budget for DNS + connect + headers + body. */
   timeoutMs: number;
@@ -114,10 +114,11 @@ export function createOutbound(opts: OutboundOptions): Outbound {
 
   function checked(addresses: ResolvedAddress[]): ResolvedAddress[] | OutboundFailure {
     if (addresses.length === 0) return new OutboundFailure('nome não resolvido');
-    if (!opts.allowInsecure) {
-      for (const { address } of addresses) {
-        const reason = isForbidden(address);
-        if (reason) return new OutboundFailure(`endereço recusado: ${address} (${reason})`);
+    for (const { address } of addresses) {
+      const reason = isForbidden(address);
+      // The development switch lets local receivers through, and nothing else (decisions §5).
+      if (reason && !(opts.allowInsecure && isLoopbackAddress(address))) {
+        return new OutboundFailure(`endereço recusado: ${address} (${reason})`);
       }
     }
     return addresses;

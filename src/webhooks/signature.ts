@@ -56,8 +56,8 @@ export function verifySignature(
 }
 
 /**
- * Strict on what we emit (one numeric `t`, at least one 64-hex `v1`), tolerant of
- * other schemes (`v0=…`), which are ignored as Stripe does.
+ * Needs one numeric `t` and at least one 64-hex `v1`; other schemes (`v0=…`) and
+ * v1 values of another shape are ignored, as Stripe does.
  */
 function parseHeader(header: string): { timestamp: number; signatures: Buffer[] } | undefined {
   let timestamp: number | undefined;
@@ -70,8 +70,8 @@ function parseHeader(header: string): { timestamp: number; signatures: Buffer[] 
     if (key === 't') {
       if (timestamp !== undefined || !/^\d{1,12}$/.test(value)) return undefined;
       timestamp = Number(value);
-    } else if (key === 'v1') {
-      if (!HEX_SHA256.test(value)) return undefined;
+    } else if (key === 'v1' && HEX_SHA256.test(value)) {
+      // A v1 that is not 64 hex digits can never match: skipped, like other schemes.
       signatures.push(Buffer.from(value, 'hex'));
     }
   }

@@ -2,11 +2,12 @@
 // text: the addresses a name resolves to are checked again on every delivery
 // (address-policy.ts, outbound.ts), because DNS can change after registration.
 import { isIP } from 'node:net';
+import { isLoopbackAddress } from './address-policy.ts';
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };
 
 export interface UrlPolicyOptions {
-  /** Development and tests only: allows http, IP literals, local names and any port. */
+  /** Development and tests only: allows http, and loopback hosts (any port). */
   allowInsecure: boolean;
   /** The service's public origin (PUBLIC_BASE_URL), without a trailing slash. */
   inboxBaseUrl: string;
@@ -24,6 +25,10 @@ const FORBIDDEN_SUFFIXES = [
   'localhost', 'local', 'internal', 'arpa', 'test', 'invalid', 'example', 'onion', 'alt',
   'lan', 'home', 'corp', 'intranet', 'private', 'localdomain',
 ];
+
+/** How an inbox token is stored and looked up (never the token itself). */
+export const hashInboxToken = (deps: { keys: { hash(purpose: string, value: string): Buffer } }, token: string): Buffer =>
+  deps.keys.hash('inbox-token', token);
 
 /** Returns the inbox token when `raw` is exactly this service's own test-inbox URL. */
 export function inboxTokenOf(raw: string, inboxBaseUrl: string): string | undefined {
@@ -50,13 +55,21 @@ export function validateWebhookUrl(raw: unknown, opts: UrlPolicyOptions): UrlChe
     return fail('A URL deve usar https.');
   }
   if (url.username !== '' || url.password !== '') return fail('A URL não pode conter usuário ou senha.');
-  if (opts.allowInsecure) return { ok: true, url };
+  // The development switch allows http and loopback targets (local receivers), and
+  // nothing more: every other host still follows the rules below.
+  if (opts.allowInsecure && isLoopbackHost(url.hostname)) return { ok: true, url };
 
   const hostProblem = hostnameProblem(url.hostname);
   if (hostProblem) return fail(hostProblem);
   // WHATWG leaves `port` empty for the scheme default, so an explicit :443 lands here as ''.
   if (url.port !== '' && Number(url.port) <= 1024) return fail('A porta deve ser 443 ou maior que 1024.');
   return { ok: true, url };
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true;
+  const literal = hostname.replace(/^\[(.*)\]$/, '$1');
+  return isIP(literal) !== 0 && isLoopbackAddress(literal);
 }
 
 function hostnameProblem(hostname: string): string | undefined {

@@ -8,7 +8,7 @@ import { newWebhookSecret } from '../crypto/random.ts';
 import { PROPOSAL_EVENT_TYPES } from '../events/event-body.ts';
 import type { WebhooksTable } from '../db/tables.ts';
 import type { Selectable } from 'kysely';
-import { validateWebhookUrl } from './url-policy.ts';
+import { hashInboxToken, inboxTokenOf, validateWebhookUrl } from './url-policy.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -58,6 +58,19 @@ export function validateEventos(value: unknown): string[] {
 export async function registerWebhook(deps: Deps, channelId: string, input: { url: unknown; eventos?: unknown }): Promise<{ created: boolean; webhook: WebhookResource }> {
   const check = validateWebhookUrl(input.url, { allowInsecure: deps.config.allowInsecureWebhooks, inboxBaseUrl: deps.config.publicBaseUrl });
   if (!check.ok) throw badRequest('url_invalida', check.message);
+  const inboxToken = inboxTokenOf(input.url as string, deps.config.publicBaseUrl);
+  if (inboxToken !== undefined) {
+    // A test-inbox URL is accepted only for the channel's own inbox: another
+    // channel's would put this channel's events in that channel's inbox and viewer.
+    const inbox = await deps.database.db
+      .selectFrom('inboxes')
+      .select('channel_id')
+      .where('token_hash', '=', hashInboxToken(deps, inboxToken))
+      .executeTakeFirst();
+    if (inbox?.channel_id !== channelId) {
+      throw badRequest('url_invalida', 'Esta URL de caixa de teste não é a deste canal: use a url devolvida por PUT /v1/sandbox/receptor.');
+    }
+  }
   const eventos = validateEventos(input.eventos);
   const now = deps.clock.now();
   const secret = newWebhookSecret();

@@ -44,6 +44,29 @@ describe('POST /v1/oauth/token', () => {
     expect(response.json().token_type).toBe('Bearer');
   });
 
+  // Requests of one event-loop turn share their lookup and their insert (src/auth/token.repository.ts):
+  // each must still get its own answer, and each token must belong to its own channel.
+  it('answers a concurrent burst of mixed requests each on its own', async () => {
+    const other = await service.createChannel({ name: 'Outro' });
+    const good = (c: IssuedCredentials) => ({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
+    const payloads = [
+      ...[channel, other, channel, other, channel, other].map(good),
+      { ...good(channel), client_secret: withLastCharChanged(channel.clientSecret) },
+      { ...good(other), client_id: 'cid_naoexiste0000000000000000' },
+    ];
+    const answers = await Promise.all(payloads.map((p, i) => post(p, {}, `198.18.0.${i + 1}`)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200, 200, 401, 401]);
+    const tokens = answers.slice(0, 6).map((a) => a.json().access_token as string);
+    expect(new Set(tokens).size).toBe(6);
+    const owners = await Promise.all(
+      tokens.map(async (token) => {
+        const ping = await service.inject({ method: 'GET', url: '/v1/ping', headers: { authorization: `Bearer ${token}` } });
+        return ping.json().canal.id as string;
+      }),
+    );
+    expect(owners).toEqual([channel, other, channel, other, channel, other].map((c) => c.canalId));
+  });
+
   it('stores only a hash of the token', async () => {
     const response = await post({ grant_type: 'client_credentials', client_id: channel.clientId, client_secret: channel.clientSecret });
     const token: string = response.json().access_token;
@@ -87,6 +110,12 @@ describe('POST /v1/oauth/token', () => {
     expect(repeated.json().error).toBe('invalid_request');
     const malformed = await post({ grant_type: 'client_credentials' }, { authorization: 'Basic !!!' });
     expect(malformed.json().error).toBe('invalid_request');
+    // No body at all, or another media type: the answer names the form the endpoint takes.
+    for (const headers of [{}, { 'content-type': 'text/plain' }]) {
+      const bare = await service.inject({ method: 'POST', url: '/v1/oauth/token', headers, ...(headers['content-type'] ? { payload: 'x' } : {}) });
+      expect(bare.statusCode).toBe(400);
+      expect(bare.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('application/x-www-form-urlencoded') });
+    }
   });
 
   describe('gives the same invalid_client answer for every credential failure', () => {

@@ -143,18 +143,16 @@ describe('the inbox as the channel webhook', () => {
     }
   });
 
-  it('answers 404 to the engine when the registered inbox token does not exist', async () => {
-    const { json, auth } = await channelWithInbox(service);
+  it("refuses an inbox URL that is not the channel's own: unknown token, or another channel's inbox", async () => {
+    const { json } = await channelWithInbox(service);
+    const other = await channelWithInbox(service);
     const ghost = `${base}/v1/sandbox/receptor/sbx_${'Q'.repeat(32)}`;
-    const r = await service.inject({
-      method: 'PUT',
-      url: '/v1/webhooks',
-      headers: json,
-      payload: JSON.stringify({ url: ghost }),
-    });
-    expect(r.statusCode, r.body).toBe(201);
-    rememberSecret(r.json().segredo);
-    const test = await service.inject({ method: 'POST', url: '/v1/webhooks/teste', headers: auth });
-    expect(test.json()).toMatchObject({ entregue: false, httpStatus: 404 });
+    for (const url of [ghost, other.inbox.url]) {
+      const r = await service.inject({ method: 'PUT', url: '/v1/webhooks', headers: json, payload: JSON.stringify({ url }) });
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json().code).toBe('url_invalida');
+    }
+    const own = await service.inject({ method: 'GET', url: '/v1/webhooks', headers: json });
+    expect(own.statusCode).toBe(404);
   });
 });

@@ -228,6 +228,16 @@ describe('outbound over http (development switch on)', () => {
     expect(r.requests[0]!.headers.host).toBe(`hooks.example.com:${r.port}`);
   });
 
+  it('lets loopback through and nothing else: private and link-local answers are refused without connecting', async () => {
+    const t = await trap('127.0.0.1');
+    const dns = scriptedResolver([v4('10.1.2.3')], [v4('169.254.169.254')]);
+    const client = outbound({ resolve: dns.resolve });
+    const url = new URL(`http://hooks.exemplo.com.br:${t.port}/`);
+    expect((await client.post(url, BODY, HEADERS)).error).toBe('endereço recusado: 10.1.2.3 (rede privada)');
+    expect((await client.post(url, BODY, HEADERS)).error).toBe('endereço recusado: 169.254.169.254 (link-local)');
+    expect(t.connections).toBe(0);
+  });
+
   it('never puts header values in an error text', async () => {
     const closed = await startTrap('127.0.0.1');
     await closed.close();

@@ -145,8 +145,12 @@ describe('verifySignature', () => {
     expect(verifySignature(body, bad, secrets, timestamp)).toEqual({ valid: null, reason: 'cabeçalho malformado' });
   });
 
-  it('ignores other schemes next to v1', () => {
+  it('ignores other schemes, v1 values of another shape and spaces next to a good v1', () => {
     expect(verifySignature(body, `${header},v0=${'b'.repeat(64)}`, secrets, timestamp)).toEqual({ valid: true });
+    expect(verifySignature(body, `${header}, v1=00`, secrets, timestamp)).toEqual({ valid: true });
+    expect(verifySignature(body, `${header.replace(',', ', ')}, v1=${'A'.repeat(64)}`, secrets, timestamp)).toEqual({
+      valid: true,
+    });
   });
 
   it('is null outside 5 minutes either way, and valid at the edge', () => {

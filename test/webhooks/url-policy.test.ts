@@ -141,15 +141,29 @@ describe('validateWebhookUrl: refused', () => {
 });
 
 describe('validateWebhookUrl: development switch', () => {
+  // decisions §5: the switch allows http and loopback targets, nothing more.
   it.each([
     'http://127.0.0.1:4000/hook',
+    'http://127.1.2.3/hook',
     'http://localhost:4000/hook',
+    'http://api.localhost:80/hook',
     'http://[::1]:4000/',
-    'http://receptor/hook',
-    'http://printer.local:80/',
-    'https://10.0.0.5/',
+    'http://[::ffff:7f00:1]:4000/',
+    'https://localhost/',
+    'http://webhooks.exemplo.com.br/consigna',
   ])('allows %s', (raw) => {
     expect(validateWebhookUrl(raw, insecure)).toEqual({ ok: true, url: new URL(raw) });
+  });
+
+  it.each([
+    ['http://receptor/hook', 'A URL deve usar um nome de domínio público completo (ex.: webhooks.exemplo.com.br).'],
+    ['http://printer.local/', 'A URL deve usar um domínio público; nomes terminados em .local são de uso interno.'],
+    ['https://10.0.0.5/', 'A URL deve usar um nome de domínio público, não um endereço IP.'],
+    ['https://8.8.8.8/hook', 'A URL deve usar um nome de domínio público, não um endereço IP.'],
+    ['http://[fe80::1]:4000/', 'A URL deve usar um nome de domínio público, não um endereço IP.'],
+    ['https://webhooks.exemplo.com.br:80/', 'A porta deve ser 443 ou maior que 1024.'],
+  ])('still refuses %s', (raw, message) => {
+    expect(messageOf(raw, insecure)).toBe(message);
   });
 
   it('still refuses other schemes, credentials, non-strings and long URLs', () => {
