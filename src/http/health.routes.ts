@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from './app.ts';
 import type { Context } from '../context.ts';
 import { dbUnavailable } from '../errors.ts';
-import { ErrorBody } from './schemas.ts';
+import { ErrorBody, withHeaders } from './schemas.ts';
 import { metricsFor } from '../observability/metrics.ts';
 
 const Status = Type.Object({ status: Type.String() }, { additionalProperties: false });
@@ -19,7 +19,7 @@ export function registerHealthRoutes(app: App, ctx: Context): void {
       schema: {
         tags: ['Operação'],
         summary: 'Pronto para tráfego (banco de dados respondendo)',
-        response: { 200: Status, 503: ErrorBody(['db_unavailable'], 'Banco de dados indisponível.') },
+        response: { 200: withHeaders(Status, {}, 'Pronto: o banco de dados responde.'), 503: ErrorBody(['db_unavailable'], 'Banco de dados indisponível.') },
       },
     },
     async () => {

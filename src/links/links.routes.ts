@@ -169,7 +169,7 @@ export function registerLinkRoutes(app: App, ctx: Context): void {
         security: [{ bearerAuth: [] }],
         params: Type.Object({ id: Uuid('Id do link.') }),
         response: {
-          200: Link,
+          200: withHeaders(Link, {}, 'O link, sem `url`, com `abertoEm` e `proposta` quando existirem.'),
           404: ErrorBody(['nao_encontrado'], 'Link inexistente, de outro canal, ou id que não é uuid.'),
           ...bearerErrors(),
         },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../http/app.ts';
 import type { Context } from '../context.ts';
-import { ErrorBody, Uuid, bearerErrors } from '../http/schemas.ts';
+import { ErrorBody, Uuid, bearerErrors, withHeaders } from '../http/schemas.ts';
 import { SIMULATABLE, type SimulatableStatus } from './states.ts';
 import { simulateProposalStatus } from './simulator.service.ts';
 
@@ -40,7 +40,7 @@ export function registerSimulatorRoutes(app: App, ctx: Context): void {
         params: Type.Object({ id: Uuid('Id do link.') }),
         body: SimulateBody,
         response: {
-          200: SimulateResponse,
+          200: withHeaders(SimulateResponse, {}, 'Status da proposta depois da simulação; `alterado` é false quando ela já estava nesse status.'),
           400: ErrorBody(['status_invalido', 'requisicao_invalida'], 'Status ausente ou fora de FORMALIZADA, APROVADA, RECUSADA, CANCELADA.'),
           404: ErrorBody(['nao_encontrado'], 'Link inexistente, de outro canal, id que não é uuid, ou ambiente REAL.'),
           409: ErrorBody(

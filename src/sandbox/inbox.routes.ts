@@ -97,7 +97,7 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
         params: TokenParams,
         body: Type.Object({ responderStatus: ResponderStatus }, { additionalProperties: false }),
         response: {
-          200: Type.Object({ responderStatus: Type.Integer() }, { additionalProperties: false }),
+          200: withHeaders(Type.Object({ responderStatus: Type.Integer() }, { additionalProperties: false }), {}, 'Status com que o receptor passa a responder.'),
           400: ErrorBody(['status_invalido', 'requisicao_invalida'], 'responderStatus fora dos valores aceitos.'),
           404: notFound,
           429: limited,
@@ -119,7 +119,7 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
         description: 'Sem Bearer. Mais recentes primeiro, no máximo 50.',
         params: TokenParams,
         response: {
-          200: Type.Object({ responderStatus: Type.Integer(), eventos: Type.Array(ReceivedEvent) }, { additionalProperties: false }),
+          200: withHeaders(Type.Object({ responderStatus: Type.Integer(), eventos: Type.Array(ReceivedEvent) }, { additionalProperties: false }), {}, 'Status configurado e eventos recebidos (até 50).'),
           404: notFound,
           429: limited,
         },

@@ -89,7 +89,7 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
         body: RegisterBody,
         response: {
           201: withHeaders(Webhook(true), NO_STORE, 'Webhook criado; `segredo` aparece somente aqui.'),
-          200: Webhook(false),
+          200: withHeaders(Webhook(false), {}, 'Webhook atualizado (o segredo não é mostrado de novo).'),
           400: ErrorBody(['url_invalida', 'eventos_invalidos', 'requisicao_invalida'], 'URL ou lista de eventos inválida.'),
           ...bearerErrors(),
         },
@@ -111,7 +111,7 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
         summary: 'Consultar o webhook',
         description: 'Nunca traz o segredo.',
         security: [{ bearerAuth: [] }],
-        response: { 200: Webhook(false), 404: noWebhook, ...bearerErrors() },
+        response: { 200: withHeaders(Webhook(false), {}, 'O webhook do canal (nunca o segredo).'), 404: noWebhook, ...bearerErrors() },
       },
     },
     async (request) => toWebhookResource(ctx, await requireWebhook(ctx, request.channel!.id)),
@@ -171,7 +171,11 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
               latenciaMs: Type.Integer(),
               erro: Type.Optional(Type.String()),
             },
-            { additionalProperties: false, examples: [{ entregue: true, httpStatus: 200, latenciaMs: 87 }] },
+            {
+              additionalProperties: false,
+              description: 'Resultado da entrega do evento de teste.',
+              examples: [{ entregue: true, httpStatus: 200, latenciaMs: 87 }],
+            },
           ),
           404: noWebhook,
           ...bearerErrors(),
@@ -195,7 +199,7 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
           limite: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'De 1 a 100; padrão 20.' })),
         }),
         response: {
-          200: Type.Object({ entregas: Type.Array(Delivery) }, { additionalProperties: false }),
+          200: withHeaders(Type.Object({ entregas: Type.Array(Delivery) }, { additionalProperties: false }), {}, 'Entregas do canal.'),
           400: ErrorBody(['status_invalido', 'limite_invalido'], 'Filtro de status ou limite inválido.'),
           404: noWebhook,
           ...bearerErrors(),
@@ -218,7 +222,7 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
         security: [{ bearerAuth: [] }],
         params: Type.Object({ id: Uuid('Id da entrega.') }),
         response: {
-          200: Delivery,
+          200: withHeaders(Delivery, {}, 'A entrega como ficou depois da nova tentativa.'),
           404: ErrorBody(['nao_encontrado'], 'Entrega inexistente, de outro canal, id que não é uuid, ou nenhum webhook registrado.'),
           409: ErrorBody(['entrega_pendente'], 'A entrega ainda está pendente.'),
           ...bearerErrors(),

@@ -57,9 +57,11 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description Pronto: o banco de dados responde. */
         200: {
           headers: {
+            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+            'X-Request-Id'?: string;
             [name: string]: unknown;
           };
           content: {
@@ -534,9 +536,11 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description O link, sem `url`, com `abertoEm` e `proposta` quando existirem. */
         200: {
           headers: {
+            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+            'X-Request-Id'?: string;
             [name: string]: unknown;
           };
           content: {
@@ -888,9 +892,11 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description Status da proposta depois da simulação; `alterado` é false quando ela já estava nesse status. */
         200: {
           headers: {
+            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+            'X-Request-Id'?: string;
             [name: string]: unknown;
           };
           content: {
@@ -2059,9 +2065,11 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description Status configurado e eventos recebidos (até 50). */
         200: {
           headers: {
+            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+            'X-Request-Id'?: string;
             [name: string]: unknown;
           };
           content: {
@@ -2386,9 +2394,11 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description Status com que o receptor passa a responder. */
         200: {
           headers: {
+            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+            'X-Request-Id'?: string;
             [name: string]: unknown;
           };
           content: {
@@ -2808,9 +2818,11 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description O webhook do canal (nunca o segredo). */
         200: {
           headers: {
+            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+            'X-Request-Id'?: string;
             [name: string]: unknown;
           };
           content: {
@@ -3121,9 +3133,11 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description Webhook atualizado (o segredo não é mostrado de novo). */
         200: {
           headers: {
+            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+            'X-Request-Id'?: string;
             [name: string]: unknown;
           };
           content: {
@@ -3710,9 +3724,11 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description Entregas do canal. */
         200: {
           headers: {
+            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+            'X-Request-Id'?: string;
             [name: string]: unknown;
           };
           content: {
@@ -4023,9 +4039,11 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description A entrega como ficou depois da nova tentativa. */
         200: {
           headers: {
+            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+            'X-Request-Id'?: string;
             [name: string]: unknown;
           };
           content: {
@@ -4669,7 +4687,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description Resultado da entrega do evento de teste. */
         200: {
           headers: {
             [name: string]: unknown;
