@@ -3,7 +3,7 @@
 // and the commits, not the work inside them, were what each request waited for.
 import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
-import { batched } from '../db/batch.ts';
+import { batchedPerDatabase } from '../db/batch.ts';
 import { clientKey } from './brute-force.ts';
 
 export interface ClientLookup {
@@ -27,38 +27,33 @@ type LookupRow = {
   allowed_cidrs: string[] | null;
 };
 
-const lookups = new WeakMap<DB, (key: LookupKey) => Promise<ClientLookup>>();
+const loadClients = batchedPerDatabase(async (db: DB, keys: readonly LookupKey[]) => {
+  const { rows } = await sql<LookupRow>`
+    select q.lookup, c.id, c.secret_hash, c.active, c.allowed_cidrs,
+           (select max(f.blocked_until) from auth_failures f
+             where f.blocked_until > q.now
+               and ((f.scope = 'ip' and f.key = q.ip) or (f.scope = 'client' and f.key = q.client_key))) as blocked_until
+    from unnest(${keys.map((k) => k.clientId)}::text[], ${keys.map((k) => k.ip)}::text[],
+                ${keys.map((k) => clientKey(k.clientId))}::text[], ${keys.map((k) => k.now.toISOString())}::timestamptz[])
+           with ordinality as q(client_id, ip, client_key, now, lookup)
+    left join channels c on c.client_id = q.client_id
+  `.execute(db);
+  const found: ClientLookup[] = Array.from({ length: keys.length });
+  for (const row of rows) {
+    found[Number(row.lookup) - 1] = {
+      blockedUntil: row.blocked_until,
+      channel:
+        row.id === null
+          ? undefined
+          : { id: row.id, secret_hash: row.secret_hash!, active: row.active!, allowed_cidrs: row.allowed_cidrs! },
+    };
+  }
+  return found;
+});
 
 /** The brute-force blocks of the client id and the IP, and the channel of the client id, in one query. */
 export function lookUpClient(db: DB, clientId: string, ip: string, now: Date): Promise<ClientLookup> {
-  let lookUp = lookups.get(db);
-  if (!lookUp) {
-    lookUp = batched(async (keys: readonly LookupKey[]) => {
-      const { rows } = await sql<LookupRow>`
-        select q.lookup, c.id, c.secret_hash, c.active, c.allowed_cidrs,
-               (select max(f.blocked_until) from auth_failures f
-                 where f.blocked_until > q.now
-                   and ((f.scope = 'ip' and f.key = q.ip) or (f.scope = 'client' and f.key = q.client_key))) as blocked_until
-        from unnest(${keys.map((k) => k.clientId)}::text[], ${keys.map((k) => k.ip)}::text[],
-                    ${keys.map((k) => clientKey(k.clientId))}::text[], ${keys.map((k) => k.now.toISOString())}::timestamptz[])
-               with ordinality as q(client_id, ip, client_key, now, lookup)
-        left join channels c on c.client_id = q.client_id
-      `.execute(db);
-      const found: ClientLookup[] = Array.from({ length: keys.length });
-      for (const row of rows) {
-        found[Number(row.lookup) - 1] = {
-          blockedUntil: row.blocked_until,
-          channel:
-            row.id === null
-              ? undefined
-              : { id: row.id, secret_hash: row.secret_hash!, active: row.active!, allowed_cidrs: row.allowed_cidrs! },
-        };
-      }
-      return found;
-    });
-    lookups.set(db, lookUp);
-  }
-  return lookUp({ clientId, ip, now });
+  return loadClients(db, { clientId, ip, now });
 }
 
 interface NewToken {
@@ -67,21 +62,16 @@ interface NewToken {
   expiresAt: Date;
 }
 
-const writers = new WeakMap<DB, (token: NewToken) => Promise<void>>();
+const writeTokens = batchedPerDatabase(async (db: DB, tokens: readonly NewToken[]) => {
+  await sql`
+    insert into access_tokens (token_hash, channel_id, expires_at)
+    select * from unnest(${tokens.map((t) => t.tokenHash)}::bytea[], ${tokens.map((t) => t.channelId)}::uuid[],
+                         ${tokens.map((t) => t.expiresAt.toISOString())}::timestamptz[])
+  `.execute(db);
+  return tokens.map(() => undefined);
+});
 
 /** Stores an access token (its keyed hash only); the tokens of one turn share a statement and a commit. */
 export function storeToken(db: DB, token: NewToken): Promise<void> {
-  let write = writers.get(db);
-  if (!write) {
-    write = batched(async (tokens: readonly NewToken[]) => {
-      await sql`
-        insert into access_tokens (token_hash, channel_id, expires_at)
-        select * from unnest(${tokens.map((t) => t.tokenHash)}::bytea[], ${tokens.map((t) => t.channelId)}::uuid[],
-                             ${tokens.map((t) => t.expiresAt.toISOString())}::timestamptz[])
-      `.execute(db);
-      return tokens.map(() => undefined);
-    });
-    writers.set(db, write);
-  }
-  return write(token);
+  return writeTokens(db, token);
 }

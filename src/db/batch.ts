@@ -1,3 +1,5 @@
+import type { DB } from './database.ts';
+
 /**
  * Coalesces the lookups made during one turn of the event loop into one query.
  *
@@ -34,4 +36,23 @@ export function batched<K, V>(load: (keys: readonly K[]) => Promise<readonly V[]
       if (pending.length === 0) setImmediate(flush);
       pending.push({ key, resolve, reject });
     });
+}
+
+/**
+ * batched() for a repository function that takes the database: one batch queue per
+ * database (a process has one; tests open several side by side), made on first use.
+ */
+export function batchedPerDatabase<K, V>(
+  load: (db: DB, keys: readonly K[]) => Promise<readonly V[]>,
+  maxBatch?: number,
+): (db: DB, key: K) => Promise<V> {
+  const queues = new WeakMap<DB, (key: K) => Promise<V>>();
+  return (db, key) => {
+    let queue = queues.get(db);
+    if (!queue) {
+      queue = batched((keys: readonly K[]) => load(db, keys), maxBatch);
+      queues.set(db, queue);
+    }
+    return queue(key);
+  };
 }

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DB } from '../db/database.ts';
-import { batched } from '../db/batch.ts';
+import { batchedPerDatabase } from '../db/batch.ts';
 import type { IdempotencyKeysTable, LinksTable } from '../db/tables.ts';
 
 export type LinkRow = Selectable<LinksTable>;
@@ -22,7 +22,21 @@ export interface LinkView {
 
 type LinkViewRow = LinkView & { lookup: number };
 
-const linkViewLoaders = new WeakMap<DB, (key: { channelId: string; id: string }) => Promise<LinkView | undefined>>();
+type LinkLookup = { channelId: string; id: string };
+
+const loadLinkViews = batchedPerDatabase(async (db: DB, keys: readonly LinkLookup[]) => {
+  const { rows } = await sql<LinkViewRow>`
+    select q.lookup, l.id, l.status, l.ambiente, l.cpf_masked, l.referencia_externa, l.expira_em, l.criado_em,
+           l.aberto_em, p.numero as proposta_numero, p.status as proposta_status, p.criada_em as proposta_criada_em
+    from unnest(${keys.map((key) => key.id)}::uuid[], ${keys.map((key) => key.channelId)}::uuid[])
+           with ordinality as q(id, channel_id, lookup)
+    join links l on l.id = q.id and l.channel_id = q.channel_id
+    left join proposals p on p.link_id = l.id
+  `.execute(db);
+  const found: (LinkView | undefined)[] = Array.from({ length: keys.length });
+  for (const { lookup, ...view } of rows) found[Number(lookup) - 1] = view;
+  return found;
+});
 
 /**
  * The hottest read of the API. Lookups of one event-loop turn go to the database as
@@ -31,24 +45,7 @@ const linkViewLoaders = new WeakMap<DB, (key: { channelId: string; id: string })
  * compile step cost ~30 µs per call here.
  */
 export function findLinkView(db: DB, channelId: string, id: string): Promise<LinkView | undefined> {
-  let load = linkViewLoaders.get(db);
-  if (!load) {
-    load = batched(async (keys: readonly { channelId: string; id: string }[]) => {
-      const { rows } = await sql<LinkViewRow>`
-        select q.lookup, l.id, l.status, l.ambiente, l.cpf_masked, l.referencia_externa, l.expira_em, l.criado_em,
-               l.aberto_em, p.numero as proposta_numero, p.status as proposta_status, p.criada_em as proposta_criada_em
-        from unnest(${keys.map((key) => key.id)}::uuid[], ${keys.map((key) => key.channelId)}::uuid[])
-               with ordinality as q(id, channel_id, lookup)
-        join links l on l.id = q.id and l.channel_id = q.channel_id
-        left join proposals p on p.link_id = l.id
-      `.execute(db);
-      const found: (LinkView | undefined)[] = Array.from({ length: keys.length });
-      for (const { lookup, ...view } of rows) found[Number(lookup) - 1] = view;
-      return found;
-    });
-    linkViewLoaders.set(db, load);
-  }
-  return load({ channelId, id });
+  return loadLinkViews(db, { channelId, id });
 }
 
 export function findIdempotencyKey(db: DB, channelId: string, key: string, cutoff: Date) {
@@ -64,7 +61,7 @@ export function findIdempotencyKey(db: DB, channelId: string, key: string, cutof
 type KeyClaim = Omit<Insertable<IdempotencyKeysTable>, 'link_id'> & { cutoff: Date };
 type LinkWithKey = { link: Insertable<LinksTable>; key: KeyClaim | undefined };
 
-const linkInserters = new WeakMap<DB, (entry: LinkWithKey) => Promise<boolean>>();
+const insertBatched = batchedPerDatabase(insertLinksWithKeys);
 
 /**
  * Inserts the link and takes its idempotency key in one statement (atomic without an
@@ -84,12 +81,7 @@ const linkInserters = new WeakMap<DB, (entry: LinkWithKey) => Promise<boolean>>(
  * find the key taken like any later request.
  */
 export function insertLinkWithKey(db: DB, link: Insertable<LinksTable>, key: KeyClaim | undefined): Promise<boolean> {
-  let insert = linkInserters.get(db);
-  if (!insert) {
-    insert = batched((entries: readonly LinkWithKey[]) => insertLinksWithKeys(db, entries));
-    linkInserters.set(db, insert);
-  }
-  return insert({ link, key });
+  return insertBatched(db, { link, key });
 }
 
 async function insertLinksWithKeys(db: DB, entries: readonly LinkWithKey[]): Promise<boolean[]> {

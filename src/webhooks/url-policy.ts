@@ -2,6 +2,7 @@
 // text: the addresses a name resolves to are checked again on every delivery
 // (address-policy.ts, outbound.ts), because DNS can change after registration.
 import { isIP } from 'node:net';
+import type { Keys } from '../crypto/keys.ts';
 import { isLoopbackAddress } from './address-policy.ts';
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };
@@ -27,8 +28,7 @@ const FORBIDDEN_SUFFIXES = [
 ];
 
 /** How an inbox token is stored and looked up (never the token itself). */
-export const hashInboxToken = (deps: { keys: { hash(purpose: string, value: string): Buffer } }, token: string): Buffer =>
-  deps.keys.hash('inbox-token', token);
+export const hashInboxToken = (deps: { keys: Keys }, token: string): Buffer => deps.keys.hash('inbox-token', token);
 
 /** Returns the inbox token when `raw` is exactly this service's own test-inbox URL. */
 export function inboxTokenOf(raw: string, inboxBaseUrl: string): string | undefined {

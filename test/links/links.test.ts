@@ -25,6 +25,11 @@ describe('links', () => {
 
   const create = (body: Record<string, unknown>, key?: string, headers = auth) => createLinkVia(service, headers, body, key);
   const get = (id: string, headers = auth) => service.inject({ method: 'GET', url: `/v1/links/${id}`, headers });
+  /** Another api process on the same database (PostgreSQL), or the same embedded database. */
+  const secondApiInstance = () =>
+    usingPostgres()
+      ? startTestService({ clock, database: service.database, env: { CONSIGNA_MASTER_KEY: service.config.masterKey!.toString('hex') } })
+      : startTestService({ clock, sameDatabaseAs: service });
   const countLinks = async () => Number((await service.ctx.database.db.selectFrom('links').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
   describe('POST /v1/links', () => {
@@ -219,9 +224,7 @@ describe('links', () => {
     });
 
     it('20 concurrent creations with one key, across two api instances, make exactly one link', async () => {
-      const second = usingPostgres()
-        ? await startTestService({ clock, database: service.database, env: { CONSIGNA_MASTER_KEY: service.config.masterKey!.toString('hex') } })
-        : await startTestService({ clock, sameDatabaseAs: service });
+      const second = await secondApiInstance();
       try {
         const before = await countLinks();
         const responses = await Promise.all(
@@ -258,9 +261,7 @@ describe('links', () => {
     });
 
     it('two api instances taking the same keys in opposite orders: one link per key, no 5xx', async () => {
-      const second = usingPostgres()
-        ? await startTestService({ clock, database: service.database, env: { CONSIGNA_MASTER_KEY: service.config.masterKey!.toString('hex') } })
-        : await startTestService({ clock, sameDatabaseAs: service });
+      const second = await secondApiInstance();
       try {
         const before = await countLinks();
         const keys = Array.from({ length: 30 }, (_, i) => `cruzada-${String(i).padStart(2, '0')}`);
