@@ -115,7 +115,7 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock'>): Metrics {
     observeAttempt(claimed, result) {
       attempts.inc({ outcome: result.status });
       attemptLatency.observe(result.latencyMs / 1000);
-      if (result.status === 'ENTREGUE') eventToDelivery.observe(Math.max(0, (result.at.getTime() - claimed.eventAt.getTime()) / 1000));
+      if (result.status === 'ENTREGUE') eventToDelivery.observe(Math.max(0, (result.at.getTime() - claimed.eventAt) / 1000));
     },
   };
 }

@@ -167,7 +167,7 @@ export async function receive(deps: Deps, token: string, headers: Record<string,
 async function checkSignature(deps: Deps, channelId: string, header: string | undefined, body: string, now: Date) {
   const webhook = await findWebhook(deps, channelId);
   if (!webhook) return { valid: null, reason: 'nenhum webhook registrado para o canal' } as const;
-  return verifySignature(body, header, signingSecrets(deps, webhook, now), Math.floor(now.getTime() / 1000), TOLERANCE_SECONDS);
+  return verifySignature(body, header, signingSecrets(deps.keys, webhook, now), Math.floor(now.getTime() / 1000), TOLERANCE_SECONDS);
 }
 
 /** What the delivery engine calls for the inbox URL: no network hop. */

@@ -91,7 +91,7 @@ export async function resendDelivery(deps: Deps, channelId: string, id: string):
     eventId: claimed.event_id,
     tipo: claimed.tipo,
     attempt: 1,
-    secrets: signingSecrets(deps, claimed, now),
+    secrets: signingSecrets(deps.keys, claimed, now),
   });
   await recordResults(deps.database.db, [outcome({ id, leaseId, attempt: 1 }, sent, deps.clock.now(), deps.config.retryDelaysSeconds)]);
   const row = await deps.database.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -116,7 +116,7 @@ export async function sendTestEvent(deps: Deps, channelId: string): Promise<Test
     eventId: event.id,
     tipo: event.tipo,
     attempt: 1,
-    secrets: signingSecrets(deps, webhook, now),
+    secrets: signingSecrets(deps.keys, webhook, now),
   });
   return {
     entregue: sent.ok,

@@ -140,11 +140,19 @@ export async function rotateSecret(deps: Deps, channelId: string): Promise<Webho
   return toWebhookResource(deps, row, secret);
 }
 
-/** The secrets that sign right now: the current one, and the previous during its window. */
-export function signingSecrets(deps: Pick<Context, 'keys'>, row: Pick<WebhookRow, 'secret_sealed' | 'previous_secret_sealed' | 'previous_valid_until'>, now: Date): string[] {
-  const secrets = [deps.keys.open(row.secret_sealed)];
+/**
+ * The secrets that sign right now: the current one, and the previous during its
+ * window. Sealed as bytes (Keys), or in any form an opener of its own takes (the
+ * delivery worker's cache takes them as hex text).
+ */
+export function signingSecrets<S = Uint8Array>(
+  keys: { open(sealed: S): string },
+  row: { secret_sealed: S; previous_secret_sealed: S | null; previous_valid_until: Date | null },
+  now: Date,
+): string[] {
+  const secrets = [keys.open(row.secret_sealed)];
   if (row.previous_secret_sealed && row.previous_valid_until && row.previous_valid_until > now) {
-    secrets.push(deps.keys.open(row.previous_secret_sealed));
+    secrets.push(keys.open(row.previous_secret_sealed));
   }
   return secrets;
 }

@@ -44,6 +44,10 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/consigna_http_requests_total\{method="GET",route="\/c\/:token",status="200"\}/);
     expect(text).toMatch(/consigna_webhook_attempts_total\{outcome="ENTREGUE"\} 2/);
     expect(text).toMatch(/consigna_webhook_event_to_delivery_seconds_count 2/);
+    // Measured from the event's own time as the claim returns it: a number of seconds, not NaN.
+    const eventToDelivery = Number(/consigna_webhook_event_to_delivery_seconds_sum (\S+)/.exec(text)?.[1]);
+    expect(eventToDelivery).toBeGreaterThanOrEqual(0);
+    expect(eventToDelivery).toBeLessThan(600);
     expect(text).toMatch(/consigna_webhook_oldest_due_age_seconds 0/);
     expect(text).toMatch(/consigna_process_resident_memory_bytes/);
     for (const secret of [token, link.id, new URL(link.url).pathname.split('/').pop()!, channel.clientSecret, '12345678909']) {

@@ -26,11 +26,12 @@ export interface ClaimedDelivery {
   tipo: string;
   payload: string;
   url: string;
-  secretSealed: Uint8Array;
-  previousSecretSealed: Uint8Array | null;
+  /** Sealed secrets as hex text: the worker's cache of opened secrets is keyed by it. */
+  secretSealed: string;
+  previousSecretSealed: string | null;
   previousValidUntil: Date | null;
-  /** When the event happened: event-to-delivery latency is measured from it. */
-  eventAt: Date;
+  /** When the event happened (epoch ms): event-to-delivery latency is measured from it. */
+  eventAt: number;
 }
 
 /**
@@ -110,10 +111,10 @@ async function claimStatement(
     tipo: string;
     payload: string;
     url: string;
-    secret_sealed: Uint8Array;
-    previous_secret_sealed: Uint8Array | null;
+    secret_sealed: string;
+    previous_secret_sealed: string | null;
     previous_valid_until: Date | null;
-    criado_em: Date;
+    criado_em_ms: number;
   }>`
     with ${recording}due as (
       select id from deliveries
@@ -127,8 +128,9 @@ async function claimStatement(
     set tentativas = least(d.tentativas + 1, ${MAX_ATTEMPTS}), next_attempt_at = ${addSeconds(now, leaseSeconds)}, lease_id = ${leaseId}
     from events e, webhooks w
     where d.id = any (array(select id from due)) and e.id = d.event_id and w.channel_id = d.channel_id
-    returning d.id, d.channel_id, d.tentativas, d.event_id, d.tipo, e.payload, w.url, w.secret_sealed,
-      w.previous_secret_sealed, w.previous_valid_until, e.ocorrido_em as criado_em
+    returning d.id, d.channel_id, d.tentativas, d.event_id, d.tipo, e.payload, w.url,
+      encode(w.secret_sealed, 'hex') as secret_sealed, encode(w.previous_secret_sealed, 'hex') as previous_secret_sealed,
+      w.previous_valid_until, (extract(epoch from e.ocorrido_em) * 1000)::float8 as criado_em_ms
   `.execute(db);
   return rows.map((r) => ({
     id: r.id,
@@ -142,7 +144,7 @@ async function claimStatement(
     secretSealed: r.secret_sealed,
     previousSecretSealed: r.previous_secret_sealed,
     previousValidUntil: r.previous_valid_until,
-    eventAt: r.criado_em,
+    eventAt: r.criado_em_ms,
   }));
 }
 

@@ -99,7 +99,7 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   const results: AttemptResult[] = [];
   let flushing: Promise<void> | undefined;
   let idle: (() => void) | undefined;
-  const keys = cachedKeys(deps.keys);
+  const secretCache = openedSecrets(deps.keys);
   // See claimDue: with stale statistics a backlog makes every claim read and sort
   // all due rows. When a claim comes back full, the statistics are refreshed (off the
   // claim path); if this role may not ANALYZE, backlog claims run `ordered`.
@@ -270,7 +270,7 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
     try {
       const now = deps.clock.now();
       const secrets = signingSecrets(
-        { keys },
+        secretCache,
         {
           secret_sealed: claimed.secretSealed,
           previous_secret_sealed: claimed.previousSecretSealed,
@@ -367,22 +367,19 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
 }
 
 /**
- * The master-key operations with `open` remembered by sealed bytes: each secret is
- * unsealed (AES-256-GCM) once, not once per delivery. A rotation seals a new secret,
- * so new bytes, so a new entry; the oldest entries go first past the size limit.
+ * Secrets unsealed (AES-256-GCM) once, not once per delivery: remembered by their
+ * sealed bytes as the claim returns them (hex text). A rotation seals a new secret,
+ * so new text, so a new entry; the oldest entries go first past the size limit.
  */
-function cachedKeys(keys: Keys): Keys {
+function openedSecrets(keys: Keys): { open(sealedHex: string): string } {
   const secrets = new Map<string, string>();
   return {
-    hash: (purpose, value) => keys.hash(purpose, value),
-    seal: (plaintext) => keys.seal(plaintext),
-    open(sealed) {
-      const id = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength).toString('base64');
-      let secret = secrets.get(id);
+    open(sealedHex) {
+      let secret = secrets.get(sealedHex);
       if (secret === undefined) {
-        secret = keys.open(sealed);
+        secret = keys.open(Buffer.from(sealedHex, 'hex'));
         if (secrets.size >= SECRET_CACHE_SIZE) secrets.delete(secrets.keys().next().value!);
-        secrets.set(id, secret);
+        secrets.set(sealedHex, secret);
       }
       return secret;
     },
