@@ -49,7 +49,7 @@ const QUEUED = 20_000;
 /** Drained before the measured run by each queue (JIT, pools, connections). */
 const THROUGHPUT_WARMUP = 2_000;
 // Measured drains per sender (see throughputRuns).
-const THROUGHPUT_ROUNDS = 3;
+const THROUGHPUT_ROUNDS = 5;
 const MIN_RATIO_RAW = 0.6;
 const MIN_RATIO_GRAPHILE = 1.0;
 /**
