@@ -10,23 +10,42 @@ export interface Credentials {
 
 const invalidRequest = (message: string) => new AppError(400, 'invalid_request', message, { oauth: true });
 
+// RFC 6749 §5.2: client authentication that is missing, incomplete or of another
+// scheme is `invalid_client` (401), not a malformed request. The challenge names the
+// scheme this endpoint takes whenever the client sent no credentials or sent them in
+// the Authorization header; a failed body attempt gets none (decisions §1).
+export const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="consigna", charset="UTF-8"' };
+const clientAuthFailed = (message: string, challenge: boolean) =>
+  new AppError(401, 'invalid_client', message, { oauth: true, headers: challenge ? BASIC_CHALLENGE : {} });
+
+/**
+ * Nothing here counts towards the brute-force guard: no secret was tried. Two
+ * mechanisms at once stay `invalid_request` (RFC 6749 §5.2, decisions §1).
+ */
 export function readCredentials(authorization: string | undefined, body: Record<string, string | undefined>): Credentials {
   const inBody = body.client_id !== undefined || body.client_secret !== undefined;
   if (authorization !== undefined) {
-    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
-    if (!match) throw invalidRequest('Cabeçalho Authorization inválido: use Basic base64(client_id:client_secret).');
     if (inBody) throw invalidRequest('Envie as credenciais no cabeçalho Basic ou no corpo, nunca nos dois.');
-    const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
-    if (colon <= 0) throw invalidRequest('Cabeçalho Basic inválido: esperado base64(client_id:client_secret).');
+    if (colon <= 0) {
+      throw clientAuthFailed('Autenticação do cliente inválida: use Authorization: Basic base64(client_id:client_secret).', true);
+    }
     return {
       clientId: formDecode(decoded.slice(0, colon)),
       clientSecret: formDecode(decoded.slice(colon + 1)),
       usedBasic: true,
     };
   }
+  if (!inBody) {
+    throw clientAuthFailed(
+      'Credenciais ausentes: envie o cabeçalho Authorization Basic ou client_id e client_secret no corpo.',
+      true,
+    );
+  }
   if (!body.client_id || !body.client_secret) {
-    throw invalidRequest('Credenciais ausentes: envie o cabeçalho Basic ou client_id e client_secret no corpo.');
+    throw clientAuthFailed('Credenciais incompletas: envie client_id e client_secret.', false);
   }
   return { clientId: body.client_id, clientSecret: body.client_secret, usedBasic: false };
 }

@@ -61,8 +61,8 @@ export function registerTokenRoutes(app: App, ctx: Context): void {
           body: TokenForm,
           response: {
             200: withHeaders(TokenResponse, { ...NO_STORE, Pragma: { type: 'string', enum: ['no-cache'] } }, 'Token emitido.'),
-            400: OAuthErrorBody(['invalid_request', 'unsupported_grant_type'], 'Requisição de token inválida (corpo não é form, grant_type ausente ou diferente de client_credentials, credenciais nos dois lugares ou ausentes).'),
-            401: OAuthErrorBody(['invalid_client'], 'Credenciais inválidas. Com Basic, traz `WWW-Authenticate: Basic realm="consigna"`.', {
+            400: OAuthErrorBody(['invalid_request', 'unsupported_grant_type'], 'Requisição de token inválida (corpo não é form, parâmetro repetido, grant_type ausente ou diferente de client_credentials, credenciais no cabeçalho e no corpo ao mesmo tempo).'),
+            401: OAuthErrorBody(['invalid_client'], 'Autenticação do cliente falhou (RFC 6749 §5.2): credenciais ausentes ou incompletas, cabeçalho Authorization de outro esquema ou malformado, cliente desconhecido, segredo errado, canal inativo ou IP não permitido. Traz `WWW-Authenticate: Basic realm="consigna"` quando não houve credenciais ou quando vieram no cabeçalho.', {
               'WWW-Authenticate': { type: 'string' },
             }),
             413: OAuthErrorBody(['invalid_request'], 'Corpo acima de 4 KB.'),

@@ -9,6 +9,7 @@ import { newAccessToken } from '../crypto/random.ts';
 import { hashClientSecret } from '../channels/channels.service.ts';
 import { isIpAllowed } from '../channels/ip-allow-list.ts';
 import { recordFailure, secondsUntil } from './brute-force.ts';
+import { BASIC_CHALLENGE } from './credentials.ts';
 import { lookUpClient, storeToken } from './token.repository.ts';
 
 type Deps = Pick<Context, 'database' | 'clock' | 'config' | 'keys'>;
@@ -48,7 +49,7 @@ export async function issueToken(deps: Deps, request: TokenRequest): Promise<Iss
     await recordFailure(deps, request.clientId, request.ip);
     throw new AppError(401, 'invalid_client', 'Credenciais do cliente inválidas.', {
       oauth: true,
-      headers: request.usedBasic ? { 'www-authenticate': 'Basic realm="consigna", charset="UTF-8"' } : {},
+      headers: request.usedBasic ? BASIC_CHALLENGE : {},
     });
   }
 

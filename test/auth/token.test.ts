@@ -86,14 +86,33 @@ describe('POST /v1/oauth/token', () => {
 
   it.each([
     ['missing grant_type', { client_id: 'cid_x', client_secret: 'csk_y' }, 'invalid_request'],
-    ['missing credentials', { grant_type: 'client_credentials' }, 'invalid_request'],
-    ['only client_id', { grant_type: 'client_credentials', client_id: 'cid_x' }, 'invalid_request'],
     ['another grant', { grant_type: 'password', client_id: 'cid_x', client_secret: 'csk_y' }, 'unsupported_grant_type'],
   ])('%s is 400 %s', async (_name, payload, error) => {
     const response = await post(payload as Record<string, string>);
     expect(response.statusCode).toBe(400);
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.json().error).toBe(error);
+  });
+
+  // RFC 6749 §5.2: "no client authentication included, or unsupported authentication
+  // method" is invalid_client. The challenge names Basic when nothing or a header was sent.
+  it.each([
+    ['no credentials at all', { grant_type: 'client_credentials' }, {}, true],
+    ['only client_id', { grant_type: 'client_credentials', client_id: 'cid_x' }, {}, false],
+    ['only client_secret', { grant_type: 'client_credentials', client_secret: 'csk_y' }, {}, false],
+    ['an empty client_secret', { grant_type: 'client_credentials', client_id: 'cid_x', client_secret: '' }, {}, false],
+    ['another scheme', { grant_type: 'client_credentials' }, { authorization: 'Bearer abc' }, true],
+    ['Basic that is not base64', { grant_type: 'client_credentials' }, { authorization: 'Basic !!!' }, true],
+    ['Basic without a colon', { grant_type: 'client_credentials' }, { authorization: `Basic ${Buffer.from('cid_x').toString('base64')}` }, true],
+  ])('%s is 401 invalid_client', async (_name, payload, headers, challenged) => {
+    const failuresBefore = await service.ctx.database.db.selectFrom('auth_failures').select('key').execute();
+    const response = await post(payload as Record<string, string>, headers);
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.json()).toEqual({ error: 'invalid_client', error_description: expect.any(String), requestId: response.headers['x-request-id'] });
+    expect(response.headers['www-authenticate']).toBe(challenged ? 'Basic realm="consigna", charset="UTF-8"' : undefined);
+    // No secret was tried: nothing towards the brute-force guard.
+    expect(await service.ctx.database.db.selectFrom('auth_failures').select('key').execute()).toEqual(failuresBefore);
   });
 
   it('refuses a JSON body and repeated parameters with invalid_request', async () => {
@@ -108,8 +127,6 @@ describe('POST /v1/oauth/token', () => {
     const repeated = await post(`grant_type=client_credentials&grant_type=client_credentials&client_id=${channel.clientId}&client_secret=${channel.clientSecret}`);
     expect(repeated.statusCode).toBe(400);
     expect(repeated.json().error).toBe('invalid_request');
-    const malformed = await post({ grant_type: 'client_credentials' }, { authorization: 'Basic !!!' });
-    expect(malformed.json().error).toBe('invalid_request');
     // No body at all, or another media type: the answer names the form the endpoint takes.
     for (const headers of [{}, { 'content-type': 'text/plain' }]) {
       const bare = await service.inject({ method: 'POST', url: '/v1/oauth/token', headers, ...(headers['content-type'] ? { payload: 'x' } : {}) });

@@ -1247,7 +1247,7 @@ export interface paths {
             };
           };
         };
-        /** @description Requisição de token inválida (corpo não é form, grant_type ausente ou diferente de client_credentials, credenciais nos dois lugares ou ausentes). */
+        /** @description Requisição de token inválida (corpo não é form, parâmetro repetido, grant_type ausente ou diferente de client_credentials, credenciais no cabeçalho e no corpo ao mesmo tempo). */
         400: {
           headers: {
             'Cache-Control'?: 'no-store';
@@ -1268,7 +1268,7 @@ export interface paths {
             };
           };
         };
-        /** @description Credenciais inválidas. Com Basic, traz `WWW-Authenticate: Basic realm="consigna"`. */
+        /** @description Autenticação do cliente falhou (RFC 6749 §5.2): credenciais ausentes ou incompletas, cabeçalho Authorization de outro esquema ou malformado, cliente desconhecido, segredo errado, canal inativo ou IP não permitido. Traz `WWW-Authenticate: Basic realm="consigna"` quando não houve credenciais ou quando vieram no cabeçalho. */
         401: {
           headers: {
             'Cache-Control'?: 'no-store';
