@@ -24,7 +24,8 @@ if (major < 22 || (major === 22 && minor < 18)) {
 // --max-semi-space-size leaves them alone; CONSIGNA_NODE_FLAGS replaces them (`none`:
 // V8's defaults).
 const tuned = process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'));
-const flags = process.env.CONSIGNA_NODE_FLAGS?.trim() || '--max-semi-space-size=16 --max-old-space-size=160 --initial-old-space-size=120';
+const flags =
+  process.env.CONSIGNA_NODE_FLAGS?.trim() || '--max-semi-space-size=16 --max-old-space-size=160 --initial-old-space-size=120';
 if (!tuned && flags !== 'none' && typeof process.execve === 'function') {
   process.execve(
     process.execPath,

@@ -8,7 +8,12 @@ export class AppError extends Error {
   /** Token endpoint errors use the OAuth body (`error`, `error_description`). */
   readonly oauth: boolean;
 
-  constructor(status: number, code: string, message: string, options: { headers?: Record<string, string>; oauth?: boolean } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { headers?: Record<string, string>; oauth?: boolean } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.status = status;

@@ -33,7 +33,10 @@ export interface Running {
 }
 
 /** Opens the database (embedded or PostgreSQL), applies migrations and derives keys. */
-export async function openContext(config: Config, options: { log?: Logger; clock?: Clock } = {}): Promise<Context & { release(): Promise<void> }> {
+export async function openContext(
+  config: Config,
+  options: { log?: Logger; clock?: Clock } = {},
+): Promise<Context & { release(): Promise<void> }> {
   const log = options.log ?? createLogger(config.logLevel);
   let unlock = () => {};
   let masterKey = config.masterKey;

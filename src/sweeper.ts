@@ -28,8 +28,17 @@ export async function sweepOnce(ctx: Context): Promise<SweepResult> {
     const tokens = await tx.deleteFrom('access_tokens').where('expires_at', '<', ctx.clock.now()).executeTakeFirst();
     const prunedAuthFailures = await pruneAuthFailures(txCtx);
     // Counters of windows that ended long ago (every window is far shorter than a day).
-    await tx.deleteFrom('rate_limit_counters').where('window_start', '<', new Date(ctx.clock.now().getTime() - 86_400_000)).execute();
-    return { skipped: false, expiredLinks, prunedIdempotencyKeys, prunedTokens: Number(tokens.numDeletedRows), prunedAuthFailures };
+    await tx
+      .deleteFrom('rate_limit_counters')
+      .where('window_start', '<', new Date(ctx.clock.now().getTime() - 86_400_000))
+      .execute();
+    return {
+      skipped: false,
+      expiredLinks,
+      prunedIdempotencyKeys,
+      prunedTokens: Number(tokens.numDeletedRows),
+      prunedAuthFailures,
+    };
   });
 }
 

@@ -62,7 +62,13 @@ async function authenticate(ctx: Context, cache: TokenCache, request: FastifyReq
       .where('t.token_hash', '=', hash)
       .executeTakeFirst();
     if (!row) throw unauthorized('token invalido ou expirado');
-    cached = { channelId: row.id, name: row.name, active: row.active, allowedCidrs: row.allowed_cidrs, expiresAt: row.expires_at };
+    cached = {
+      channelId: row.id,
+      name: row.name,
+      active: row.active,
+      allowedCidrs: row.allowed_cidrs,
+      expiresAt: row.expires_at,
+    };
     cache.set(key, cached);
   }
   if (cached.expiresAt <= ctx.clock.now()) throw unauthorized('token invalido ou expirado');

@@ -77,4 +77,5 @@ export function watchChannelChanges(database: Database, log: Logger): Promise<()
 export const announceChannelChange = (db: DB, channelId: string): Promise<unknown> => notify(db, CHANNEL_CHANGES, channelId);
 
 /** After the commit, for this process's own cache (no wait for the notification). */
-export const forgetChannelLocally = (database: Database, channelId: string): void => tokenCacheFor(database).dropChannel(channelId);
+export const forgetChannelLocally = (database: Database, channelId: string): void =>
+  tokenCacheFor(database).dropChannel(channelId);

@@ -10,7 +10,9 @@ const FORM = 'application/x-www-form-urlencoded';
 
 const TokenForm = Type.Object(
   {
-    grant_type: Type.Optional(Type.String({ description: 'Obrigatório; valor `client_credentials`.', examples: ['client_credentials'] })),
+    grant_type: Type.Optional(
+      Type.String({ description: 'Obrigatório; valor `client_credentials`.', examples: ['client_credentials'] }),
+    ),
     client_id: Type.Optional(Type.String({ description: 'Somente sem o cabeçalho Basic.' })),
     client_secret: Type.Optional(Type.String({ description: 'Somente sem o cabeçalho Basic.' })),
   },
@@ -19,7 +21,10 @@ const TokenForm = Type.Object(
 
 const TokenResponse = Type.Object(
   {
-    access_token: Type.String({ description: 'Token opaco com prefixo `cat_`.', examples: ['cat_3kV9xQ2mR8tL1pW7nZ4bC6dF0hJ5sY2uA9eG3iK8oM1qT7vX'] }),
+    access_token: Type.String({
+      description: 'Token opaco com prefixo `cat_`.',
+      examples: ['cat_3kV9xQ2mR8tL1pW7nZ4bC6dF0hJ5sY2uA9eG3iK8oM1qT7vX'],
+    }),
     token_type: Type.Literal('Bearer'),
     expires_in: Type.Integer({ description: 'Validade em segundos (3600). Reutilize o token até expirar.', examples: [3600] }),
   },
@@ -61,13 +66,28 @@ export function registerTokenRoutes(app: App, ctx: Context): void {
           body: TokenForm,
           response: {
             200: withHeaders(TokenResponse, { ...NO_STORE, Pragma: { type: 'string', enum: ['no-cache'] } }, 'Token emitido.'),
-            400: OAuthErrorBody(['invalid_request', 'unsupported_grant_type'], 'Requisição de token inválida (corpo não é form, parâmetro repetido, grant_type ausente ou diferente de client_credentials, credenciais no cabeçalho e no corpo ao mesmo tempo).'),
-            401: OAuthErrorBody(['invalid_client'], 'Autenticação do cliente falhou (RFC 6749 §5.2): credenciais ausentes ou incompletas, cabeçalho Authorization de outro esquema ou malformado, cliente desconhecido, segredo errado, canal inativo ou IP não permitido. Traz `WWW-Authenticate: Basic realm="consigna"` quando não houve credenciais ou quando vieram no cabeçalho.', {
-              'WWW-Authenticate': { type: 'string' },
-            }),
+            400: OAuthErrorBody(
+              ['invalid_request', 'unsupported_grant_type'],
+              'Requisição de token inválida (corpo não é form, parâmetro repetido, grant_type ausente ou diferente de client_credentials, credenciais no cabeçalho e no corpo ao mesmo tempo).',
+            ),
+            401: OAuthErrorBody(
+              ['invalid_client'],
+              'Autenticação do cliente falhou (RFC 6749 §5.2): credenciais ausentes ou incompletas, cabeçalho Authorization de outro esquema ou malformado, cliente desconhecido, segredo errado, canal inativo ou IP não permitido. Traz `WWW-Authenticate: Basic realm="consigna"` quando não houve credenciais ou quando vieram no cabeçalho.',
+              {
+                'WWW-Authenticate': { type: 'string' },
+              },
+            ),
             413: OAuthErrorBody(['invalid_request'], 'Corpo acima de 4 KB.'),
-            429: OAuthErrorBody(['too_many_attempts'], 'Bloqueio temporário após muitas tentativas inválidas.', RETRY_AFTER_HEADER),
-            503: OAuthErrorBody(['temporarily_unavailable'], 'Dependência indisponível (banco de dados); tente novamente.', RETRY_AFTER_HEADER),
+            429: OAuthErrorBody(
+              ['too_many_attempts'],
+              'Bloqueio temporário após muitas tentativas inválidas.',
+              RETRY_AFTER_HEADER,
+            ),
+            503: OAuthErrorBody(
+              ['temporarily_unavailable'],
+              'Dependência indisponível (banco de dados); tente novamente.',
+              RETRY_AFTER_HEADER,
+            ),
           },
         },
         onRequest: async (_request, reply) => {

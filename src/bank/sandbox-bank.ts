@@ -21,7 +21,8 @@ export function createSandboxBank(options: { signingBaseUrl: string }): BankGate
       if (cpf === SCENARIOS.indisponivel) throw new BankUnavailableError(30);
     },
     async sendCode(cpf) {
-      if (cpf === SCENARIOS.smsRecusado) return { enviado: false, motivo: 'O banco não conseguiu enviar o código por SMS para este cliente.' };
+      if (cpf === SCENARIOS.smsRecusado)
+        return { enviado: false, motivo: 'O banco não conseguiu enviar o código por SMS para este cliente.' };
       return { enviado: true };
     },
     async verifyCode(_cpf, _celular, code) {
@@ -37,7 +38,8 @@ export function createSandboxBank(options: { signingBaseUrl: string }): BankGate
       return cpf === SCENARIOS.semOferta ? [] : sandboxOffers(cpf);
     },
     async createProposal(cpf) {
-      if (cpf === SCENARIOS.propostaRecusada) return { aceita: false, motivo: 'O banco recusou a criação da proposta (simulação).' };
+      if (cpf === SCENARIOS.propostaRecusada)
+        return { aceita: false, motivo: 'O banco recusou a criação da proposta (simulação).' };
       return { aceita: true };
     },
     async generateSigningLink(cpf, numero) {

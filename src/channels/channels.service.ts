@@ -4,7 +4,14 @@ import type { Context } from '../context.ts';
 import { newClientId, newClientSecret, uuidv7 } from '../crypto/random.ts';
 import { normalizeCidr } from './ip-allow-list.ts';
 import { announceChannelChange, forgetChannelLocally } from '../auth/token-cache.ts';
-import { countChannels, findChannelById, insertChannel, listChannels, updateChannel, type ChannelRow } from './channels.repository.ts';
+import {
+  countChannels,
+  findChannelById,
+  insertChannel,
+  listChannels,
+  updateChannel,
+  type ChannelRow,
+} from './channels.repository.ts';
 
 export class ChannelInputError extends Error {}
 

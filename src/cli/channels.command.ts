@@ -3,7 +3,13 @@ import type { Config } from '../config/config.ts';
 import { openContext } from '../server.ts';
 import { createLogger } from '../observability/logger.ts';
 import { normalizeCidr } from '../channels/ip-allow-list.ts';
-import { ChannelInputError, createChannel, getChannels, rotateClientSecret, setChannelActive } from '../channels/channels.service.ts';
+import {
+  ChannelInputError,
+  createChannel,
+  getChannels,
+  rotateClientSecret,
+  setChannelActive,
+} from '../channels/channels.service.ts';
 
 export async function runChannelsCommand(config: Config, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -20,11 +26,13 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
   if (!sub || !known.includes(sub)) throw new ChannelInputError(`expected one of: channels ${known.join(' | ')}`);
   if (sub === 'create' && !values.name) throw new ChannelInputError('channels create needs --name NAME');
   const id = positionals[0];
-  if (['deactivate', 'activate', 'rotate-secret'].includes(sub) && !id) throw new ChannelInputError(`channels ${sub} needs the channel ID`);
+  if (['deactivate', 'activate', 'rotate-secret'].includes(sub) && !id)
+    throw new ChannelInputError(`channels ${sub} needs the channel ID`);
 
   for (const entry of values['allow-ip'] ?? []) {
     for (const part of entry.split(',')) {
-      if (part.trim() && !normalizeCidr(part)) throw new ChannelInputError(`--allow-ip ${part}: not an IPv4/IPv6 address or CIDR`);
+      if (part.trim() && !normalizeCidr(part))
+        throw new ChannelInputError(`--allow-ip ${part}: not an IPv4/IPv6 address or CIDR`);
     }
   }
 
@@ -39,12 +47,27 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
       case 'list': {
         const channels = await getChannels(ctx);
         if (values.json) {
-          console.log(JSON.stringify(channels.map((c) => ({ canalId: c.id, nome: c.name, clientId: c.clientId, ativo: c.active, ipsPermitidos: c.allowedCidrs, criadoEm: c.createdAt.toISOString() })), null, 2));
+          console.log(
+            JSON.stringify(
+              channels.map((c) => ({
+                canalId: c.id,
+                nome: c.name,
+                clientId: c.clientId,
+                ativo: c.active,
+                ipsPermitidos: c.allowedCidrs,
+                criadoEm: c.createdAt.toISOString(),
+              })),
+              null,
+              2,
+            ),
+          );
         } else if (channels.length === 0) {
           console.log('No channels yet: consigna channels create --name NAME');
         } else {
           for (const c of channels) {
-            console.log(`${c.id}  ${c.active ? 'active  ' : 'inactive'}  ${c.clientId}  ${c.name}${c.allowedCidrs.length ? `  [${c.allowedCidrs.join(', ')}]` : ''}`);
+            console.log(
+              `${c.id}  ${c.active ? 'active  ' : 'inactive'}  ${c.clientId}  ${c.name}${c.allowedCidrs.length ? `  [${c.allowedCidrs.join(', ')}]` : ''}`,
+            );
           }
         }
         return 0;
@@ -57,7 +80,11 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
       }
       case 'rotate-secret': {
         const issued = await rotateClientSecret(ctx, id!);
-        printCredentials(issued, values.json ?? false, 'New client secret issued; the previous one and its tokens no longer work.');
+        printCredentials(
+          issued,
+          values.json ?? false,
+          'New client secret issued; the previous one and its tokens no longer work.',
+        );
         return 0;
       }
     }

@@ -74,9 +74,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const allowInsecureWebhooks = read.bool('CONSIGNA_ALLOW_INSECURE_WEBHOOKS', false);
 
   if (ambiente === 'REAL') {
-    problems.push(
-      'CONSIGNA_AMBIENTE: REAL is not available yet: no bank connector exists; use SANDBOX',
-    );
+    problems.push('CONSIGNA_AMBIENTE: REAL is not available yet: no bank connector exists; use SANDBOX');
     if (allowInsecureWebhooks) {
       problems.push('CONSIGNA_ALLOW_INSECURE_WEBHOOKS: must not be true when CONSIGNA_AMBIENTE is REAL');
     }
@@ -202,9 +200,7 @@ class Reader {
     if (value === undefined) return fallback;
     const parts = value.split(',').map((p) => p.trim());
     if (parts.length !== length || parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1)) {
-      this.problems.push(
-        `${name}: expected ${length} comma-separated positive integers (seconds), got "${value}"`,
-      );
+      this.problems.push(`${name}: expected ${length} comma-separated positive integers (seconds), got "${value}"`);
       return fallback;
     }
     return parts.map(Number);

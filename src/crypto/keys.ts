@@ -1,6 +1,14 @@
 // The master key and the keys derived from it. One key per purpose, so that a hash
 // can never be replayed as a ciphertext key or the other way round.
-import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import fs from 'node:fs';
 import { secureRandomBytes } from './random.ts';
 import path from 'node:path';

@@ -26,13 +26,7 @@ import { RateLimiter } from './rate-limit.ts';
 import { metricsFor } from '../observability/metrics.ts';
 import { LazyChildLogger, type Logger } from '../observability/logger.ts';
 
-export type App = FastifyInstance<
-  Server,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 export async function buildApp(ctx: Context): Promise<App> {
   const app = Fastify({
@@ -56,7 +50,9 @@ export async function buildApp(ctx: Context): Promise<App> {
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
       const appError =
-        error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? notFound('Recurso não encontrado.') : new AppError(400, 'requisicao_invalida', 'URL inválida.');
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? notFound('Recurso não encontrado.')
+          : new AppError(400, 'requisicao_invalida', 'URL inválida.');
       return sendError(appError, request, reply);
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -96,7 +92,13 @@ export async function buildApp(ctx: Context): Promise<App> {
     metrics.observeRequest(request.method, route, reply.statusCode, elapsedMs / 1000);
     const failed = reply.statusCode >= 500;
     if (failed || ctx.log.isLevelEnabled('info')) {
-      const log = { method: request.method, route, status: reply.statusCode, ms: Math.round(elapsedMs * 10) / 10, channelId: request.channel?.id };
+      const log = {
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        ms: Math.round(elapsedMs * 10) / 10,
+        channelId: request.channel?.id,
+      };
       if (failed) request.log.error(log, 'request failed');
       else request.log.info(log, 'request');
     }

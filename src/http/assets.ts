@@ -42,7 +42,12 @@ export function registerAssetRoutes(app: App): void {
     if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('não encontrado');
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
     return reply
-      .headers({ 'content-type': asset.type, etag: asset.etag, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' })
+      .headers({
+        'content-type': asset.type,
+        etag: asset.etag,
+        'cache-control': 'public, max-age=31536000, immutable',
+        'x-content-type-options': 'nosniff',
+      })
       .send(asset.body);
   });
 }

@@ -34,8 +34,12 @@ export function renderGuide(baseUrl: string): string {
 export function registerDocsRoutes(app: App, ctx: Context): void {
   addAssetDir(path.join(import.meta.dirname, 'assets'));
   const page = renderGuide(ctx.config.publicBaseUrl);
-  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => setPageHeaders(reply).header('cache-control', 'public, max-age=300').send(page));
+  app.get('/docs', { schema: { hide: true } }, async (_request, reply) =>
+    setPageHeaders(reply).header('cache-control', 'public, max-age=300').send(page),
+  );
   app.get('/docs/guia.md', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/markdown; charset=utf-8').send(fs.readFileSync(GUIDE, 'utf8').replaceAll('{base_url}', ctx.config.publicBaseUrl)),
+    reply
+      .type('text/markdown; charset=utf-8')
+      .send(fs.readFileSync(GUIDE, 'utf8').replaceAll('{base_url}', ctx.config.publicBaseUrl)),
   );
 }

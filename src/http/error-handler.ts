@@ -14,7 +14,8 @@ declare module 'fastify' {
 }
 
 // The token endpoint takes a form (RFC 6749), not JSON: its body errors say so.
-const OAUTH_FORM = 'Envie o corpo como application/x-www-form-urlencoded com grant_type=client_credentials (e client_id e client_secret, se não usar Basic).';
+const OAUTH_FORM =
+  'Envie o corpo como application/x-www-form-urlencoded com grant_type=client_credentials (e client_id e client_secret, se não usar Basic).';
 
 type AjvError = { instancePath: string; keyword: string; params: Record<string, unknown> };
 
@@ -42,7 +43,11 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError(413, 'corpo_muito_grande', 'Corpo da requisição acima do limite permitido.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(400, 'requisicao_invalida', config.oauth ? OAUTH_FORM : 'Tipo de conteúdo não suportado: envie application/json.');
+      return new AppError(
+        400,
+        'requisicao_invalida',
+        config.oauth ? OAUTH_FORM : 'Tipo de conteúdo não suportado: envie application/json.',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError(400, 'requisicao_invalida', 'Corpo JSON vazio.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -8,18 +8,19 @@ import { metricsFor } from '../observability/metrics.ts';
 const Status = Type.Object({ status: Type.String() }, { additionalProperties: false });
 
 export function registerHealthRoutes(app: App, ctx: Context): void {
-  app.get(
-    '/healthz',
-    { schema: { tags: ['Operação'], summary: 'Processo vivo', response: { 200: Status } } },
-    async () => ({ status: 'ok' }),
-  );
+  app.get('/healthz', { schema: { tags: ['Operação'], summary: 'Processo vivo', response: { 200: Status } } }, async () => ({
+    status: 'ok',
+  }));
   app.get(
     '/readyz',
     {
       schema: {
         tags: ['Operação'],
         summary: 'Pronto para tráfego (banco de dados respondendo)',
-        response: { 200: withHeaders(Status, {}, 'Pronto: o banco de dados responde.'), 503: ErrorBody(['db_unavailable'], 'Banco de dados indisponível.') },
+        response: {
+          200: withHeaders(Status, {}, 'Pronto: o banco de dados responde.'),
+          503: ErrorBody(['db_unavailable'], 'Banco de dados indisponível.'),
+        },
       },
     },
     async () => {
@@ -29,6 +30,9 @@ export function registerHealthRoutes(app: App, ctx: Context): void {
   );
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     const { registry } = metricsFor(ctx);
-    return reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+    return reply
+      .type(registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await registry.metrics());
   });
 }

@@ -41,8 +41,16 @@ export async function registerOpenApi(app: App, ctx: Context): Promise<void> {
       ],
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Token obtido em POST /v1/oauth/token (prefixo `cat_`, 3600 s).' },
-          basicAuth: { type: 'http', scheme: 'basic', description: 'client_id:client_secret (recomendado no endpoint de token).' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Token obtido em POST /v1/oauth/token (prefixo `cat_`, 3600 s).',
+          },
+          basicAuth: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'client_id:client_secret (recomendado no endpoint de token).',
+          },
         },
       },
     },

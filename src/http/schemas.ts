@@ -6,8 +6,7 @@ import { messageFor } from './messages.ts';
 export const DateTime = (description?: string) =>
   Type.String({ format: 'date-time', ...(description ? { description } : {}), examples: ['2026-11-22T14:03:23.123Z'] });
 
-export const Uuid = (description?: string) =>
-  Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
 const REQUEST_ID_HEADER = {
   'X-Request-Id': { type: 'string', description: 'Identificador da requisição; repetido como `requestId` nos erros.' },

@@ -29,7 +29,8 @@ export function validateCustomerData(input: Record<string, unknown>, now: Date):
 
   const email = text('email').toLowerCase();
   if (email === '') errors.email = 'Informe seu e-mail.';
-  else if (email.length > 254 || !EMAIL.test(email)) errors.email = 'E-mail inválido: confira o endereço, por exemplo nome@exemplo.com.';
+  else if (email.length > 254 || !EMAIL.test(email))
+    errors.email = 'E-mail inválido: confira o endereço, por exemplo nome@exemplo.com.';
 
   const chavePix = normalizePixKey(text('chavePix'));
   if (text('chavePix') === '') errors.chavePix = 'Informe a chave Pix para receber o valor.';
@@ -46,7 +47,8 @@ function parseBirthDate(value: string): string | undefined {
   const [y, m, d] = iso ? [iso[1], iso[2], iso[3]] : br ? [br[3], br[2], br[1]] : [];
   if (!y || !m || !d) return undefined;
   const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  if (date.getUTCFullYear() !== Number(y) || date.getUTCMonth() !== Number(m) - 1 || date.getUTCDate() !== Number(d)) return undefined;
+  if (date.getUTCFullYear() !== Number(y) || date.getUTCMonth() !== Number(m) - 1 || date.getUTCDate() !== Number(d))
+    return undefined;
   return `${y}-${m}-${d}`;
 }
 

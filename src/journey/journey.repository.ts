@@ -6,7 +6,8 @@ import { LIVE_STATUSES } from '../links/links.expiry.ts';
 export type JourneyRow = Selectable<JourneysTable>;
 export type LinkRow = Selectable<LinksTable>;
 
-export type Step = 'inicio' | 'celular' | 'codigo' | 'consulta' | 'ofertas' | 'dados' | 'revisao' | 'enviando' | 'resultado' | 'encerrado';
+export type Step =
+  'inicio' | 'celular' | 'codigo' | 'consulta' | 'ofertas' | 'dados' | 'revisao' | 'enviando' | 'resultado' | 'encerrado';
 
 export function findLinkByTokenHash(db: DB, tokenHash: Buffer): Promise<LinkRow | undefined> {
   return db.selectFrom('links').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
@@ -45,7 +46,12 @@ export async function advance(tx: DB, linkId: string, from: Step | Step[], chang
   return result.numUpdatedRows > 0n;
 }
 
-export async function setLinkStatus(tx: DB, linkId: string, status: 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO', now: Date): Promise<void> {
+export async function setLinkStatus(
+  tx: DB,
+  linkId: string,
+  status: 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO',
+  now: Date,
+): Promise<void> {
   await tx
     .updateTable('links')
     .set({ status, updated_at: now })

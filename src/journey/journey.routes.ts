@@ -41,7 +41,16 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
     const decision = limiter.hit(`journey:${hashLinkToken(ctx, token).toString('base64url')}`, ctx.config.rateLimits.journey);
     if (decision.allowed) return false;
     reply.header('retry-after', String(decision.reset));
-    send(reply, 429, pages.messagePage({ sandbox }, 'Muitas tentativas', 'Muitas tentativas', `Aguarde ${decision.reset} segundos e tente novamente.`));
+    send(
+      reply,
+      429,
+      pages.messagePage(
+        { sandbox },
+        'Muitas tentativas',
+        'Muitas tentativas',
+        `Aguarde ${decision.reset} segundos e tente novamente.`,
+      ),
+    );
     return true;
   };
 
@@ -66,7 +75,11 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
         if (!TOKEN.test(token) || !run) return send(reply, 404, invalidLinkPage(sandbox));
         if (limited(token, reply)) return reply;
         if (!sameOrigin(request, ctx.config.publicBaseUrl)) {
-          return send(reply, 403, pages.messagePage({ sandbox }, 'Acesso negado', 'Envio não permitido', 'Abra o link recebido e tente novamente.'));
+          return send(
+            reply,
+            403,
+            pages.messagePage({ sandbox }, 'Acesso negado', 'Envio não permitido', 'Abra o link recebido e tente novamente.'),
+          );
         }
         const body = typeof request.body === 'object' && request.body !== null ? request.body : {};
         const result = await run(ctx, token, body);
@@ -105,17 +118,41 @@ function sameOrigin(request: FastifyRequest, publicBaseUrl: string): boolean {
 }
 
 const invalidLinkPage = (sandbox: boolean) =>
-  pages.messagePage({ sandbox }, 'Link inválido', 'Link inválido', 'Este link de contratação não existe. Confira se você abriu o link completo que recebeu.');
+  pages.messagePage(
+    { sandbox },
+    'Link inválido',
+    'Link inválido',
+    'Este link de contratação não existe. Confira se você abriu o link completo que recebeu.',
+  );
 
-async function render(ctx: Context, reply: FastifyReply, token: string, page: journey.Page, form: { errors: Record<string, string>; values: Record<string, string> }) {
+async function render(
+  ctx: Context,
+  reply: FastifyReply,
+  token: string,
+  page: journey.Page,
+  form: { errors: Record<string, string>; values: Record<string, string> },
+) {
   const sandbox = ctx.config.ambiente === 'SANDBOX';
   if (page.kind === 'invalido') return send(reply, 404, invalidLinkPage(sandbox));
   if (page.kind === 'expirado') {
-    return send(reply, 410, pages.messagePage({ sandbox }, 'Link expirado', 'Este link expirou', 'O prazo para contratar por este link terminou. Peça um novo link a quem o enviou.'));
+    return send(
+      reply,
+      410,
+      pages.messagePage(
+        { sandbox },
+        'Link expirado',
+        'Este link expirou',
+        'O prazo para contratar por este link terminou. Peça um novo link a quem o enviou.',
+      ),
+    );
   }
   if (page.kind === 'cancelado') {
     const reason = (page.reason && journey.END_REASONS[page.reason]) ?? 'Esta contratação foi encerrada.';
-    return send(reply, 200, pages.messagePage({ sandbox }, 'Contratação encerrada', 'Não foi possível continuar', `${reason} Este link foi encerrado.`));
+    return send(
+      reply,
+      200,
+      pages.messagePage({ sandbox }, 'Contratação encerrada', 'Não foi possível continuar', `${reason} Este link foi encerrado.`),
+    );
   }
   const pc: pages.PageContext = { action: (name) => `/c/${token}/${name}`, sandbox, errors: form.errors, values: form.values };
   const { link, journey: j } = page;
@@ -126,7 +163,11 @@ async function render(ctx: Context, reply: FastifyReply, token: string, page: jo
     case 'celular':
       return send(reply, status, pages.phonePage(pc, journey.suggestedCelular(ctx, link)));
     case 'codigo':
-      return send(reply, status, pages.codePage(pc, maskCelular(ctx.keys.open(j.celular_sealed!)), j.code_attempts >= journey.MAX_CODE_ATTEMPTS));
+      return send(
+        reply,
+        status,
+        pages.codePage(pc, maskCelular(ctx.keys.open(j.celular_sealed!)), j.code_attempts >= journey.MAX_CODE_ATTEMPTS),
+      );
     case 'consulta':
       return send(reply, status, pages.consentPage(pc));
     case 'ofertas':
@@ -140,14 +181,25 @@ async function render(ctx: Context, reply: FastifyReply, token: string, page: jo
     case 'enviando':
       return send(reply, 200, pages.sendingPage(pc));
     case 'resultado': {
-      const proposal = await ctx.database.db.selectFrom('proposals').select('numero').where('link_id', '=', link.id).executeTakeFirstOrThrow();
+      const proposal = await ctx.database.db
+        .selectFrom('proposals')
+        .select('numero')
+        .where('link_id', '=', link.id)
+        .executeTakeFirstOrThrow();
       return send(reply, 200, pages.resultPage(pc, proposal.numero, j.signing_url));
     }
     default:
-      return send(reply, 200, pages.messagePage({ sandbox }, 'Contratação encerrada', 'Contratação encerrada', 'Este link foi encerrado.'));
+      return send(
+        reply,
+        200,
+        pages.messagePage({ sandbox }, 'Contratação encerrada', 'Contratação encerrada', 'Este link foi encerrado.'),
+      );
   }
 }
 
-function customerOf(ctx: Context, j: { customer_sealed: Uint8Array | null }): (CustomerData & Record<string, string>) | undefined {
+function customerOf(
+  ctx: Context,
+  j: { customer_sealed: Uint8Array | null },
+): (CustomerData & Record<string, string>) | undefined {
   return j.customer_sealed ? (JSON.parse(ctx.keys.open(j.customer_sealed)) as CustomerData & Record<string, string>) : undefined;
 }

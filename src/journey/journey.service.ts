@@ -8,7 +8,16 @@ import { effectiveStatus } from '../links/links.expiry.ts';
 import { hashLinkToken } from '../links/links.service.ts';
 import { isValidCelular } from '../links/celular.ts';
 import { validateCustomerData, type FieldErrors } from './customer-data.ts';
-import { advance, findJourney, findLinkByTokenHash, openJourney, setLinkStatus, type JourneyRow, type LinkRow, type Step } from './journey.repository.ts';
+import {
+  advance,
+  findJourney,
+  findLinkByTokenHash,
+  openJourney,
+  setLinkStatus,
+  type JourneyRow,
+  type LinkRow,
+  type Step,
+} from './journey.repository.ts';
 import { submitProposal } from './proposal-submission.ts';
 
 export type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'bank' | 'log'>;
@@ -24,7 +33,11 @@ export type Page =
 export type ActionResult = { kind: 'done' } | { kind: 'invalid'; errors: Record<string, string>; values: Record<string, string> };
 
 const DONE: ActionResult = { kind: 'done' };
-const invalid = (errors: Record<string, string>, values: Record<string, string> = {}): ActionResult => ({ kind: 'invalid', errors, values });
+const invalid = (errors: Record<string, string>, values: Record<string, string> = {}): ActionResult => ({
+  kind: 'invalid',
+  errors,
+  values,
+});
 
 export const END_REASONS: Record<string, string> = {
   sms_recusado: 'O banco não conseguiu enviar o código por SMS para você.',
@@ -75,16 +88,22 @@ export const sendCode = (deps: Deps, token: string, input: { celular?: string })
     const typed = (input.celular ?? '').trim();
     const suggested = suggestedCelular(deps, link);
     const digits = typed.replace(/\D/g, '');
-    const celular = suggested && typed.includes('*') ? suggested : digits.length === 13 && digits.startsWith('55') ? digits.slice(2) : digits;
+    const celular =
+      suggested && typed.includes('*') ? suggested : digits.length === 13 && digits.startsWith('55') ? digits.slice(2) : digits;
     if (!isValidCelular(celular)) {
-      return invalid({ celular: 'Celular inválido: informe DDD + número com 9 dígitos, por exemplo (11) 98765-4321.' }, { celular: typed });
+      return invalid(
+        { celular: 'Celular inválido: informe DDD + número com 9 dígitos, por exemplo (11) 98765-4321.' },
+        { celular: typed },
+      );
     }
     const cpf = deps.keys.open(link.cpf_sealed);
     const dispatch = await deps.bank.sendCode(cpf, celular);
     const now = deps.clock.now();
     if (!dispatch.enviado) {
       await deps.database.db.transaction().execute(async (tx) => {
-        if (await advance(tx, link.id, ['celular', 'codigo'], { step: 'encerrado', end_reason: 'sms_recusado', updated_at: now })) {
+        if (
+          await advance(tx, link.id, ['celular', 'codigo'], { step: 'encerrado', end_reason: 'sms_recusado', updated_at: now })
+        ) {
           await setLinkStatus(tx, link.id, 'CANCELADO', now);
         }
       });
@@ -165,7 +184,11 @@ export const chooseOffer = (deps: Deps, token: string, input: { oferta?: string 
     if (journey.step !== 'ofertas') return DONE;
     const offer = offersOf(journey).find((o) => o.id === input.oferta);
     if (!offer) return invalid({ oferta: 'Escolha uma das ofertas.' });
-    await advance(deps.database.db, link.id, 'ofertas', { step: 'dados', chosen_offer_id: offer.id, updated_at: deps.clock.now() });
+    await advance(deps.database.db, link.id, 'ofertas', {
+      step: 'dados',
+      chosen_offer_id: offer.id,
+      updated_at: deps.clock.now(),
+    });
     return DONE;
   });
 
@@ -190,7 +213,12 @@ export const goBack = (deps: Deps, token: string) =>
   onLiveJourney(deps, token, async ({ link, journey }) => {
     const previous: Partial<Record<string, Step>> = { dados: 'ofertas', revisao: 'dados' };
     const to = previous[journey.step];
-    if (to) await advance(deps.database.db, link.id, journey.step as Step, { step: to, last_failure: null, updated_at: deps.clock.now() });
+    if (to)
+      await advance(deps.database.db, link.id, journey.step as Step, {
+        step: to,
+        last_failure: null,
+        updated_at: deps.clock.now(),
+      });
     return DONE;
   });
 

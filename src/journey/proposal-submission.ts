@@ -14,9 +14,11 @@ const STALE_CLAIM_SECONDS = 60;
 
 export async function submitProposal(deps: Deps, link: LinkRow, journey: JourneyRow): Promise<void> {
   const now = deps.clock.now();
-  const claimable = journey.step === 'revisao' || (journey.step === 'enviando' && journey.updated_at < addSeconds(now, -STALE_CLAIM_SECONDS));
+  const claimable =
+    journey.step === 'revisao' || (journey.step === 'enviando' && journey.updated_at < addSeconds(now, -STALE_CLAIM_SECONDS));
   if (!claimable) return;
-  if (!(await advance(deps.database.db, link.id, journey.step as 'revisao' | 'enviando', { step: 'enviando', updated_at: now }))) return;
+  if (!(await advance(deps.database.db, link.id, journey.step as 'revisao' | 'enviando', { step: 'enviando', updated_at: now })))
+    return;
 
   const offer = (journey.offers as Offer[]).find((o) => o.id === journey.chosen_offer_id)!;
   const customer = JSON.parse(deps.keys.open(journey.customer_sealed!)) as CustomerData;
@@ -68,7 +70,11 @@ export async function submitProposal(deps: Deps, link: LinkRow, journey: Journey
       .executeTakeFirstOrThrow();
     await setLinkStatus(tx, link.id, 'CONCLUIDO', at);
     await advance(tx, link.id, 'enviando', { step: 'resultado', last_failure: null, updated_at: at });
-    await recordEvent(tx, link.channel_id, proposalEvent({ tipo: 'proposta.criada', at, ambiente: link.ambiente, link: linkRef, proposta: toSnapshot(row) }));
+    await recordEvent(
+      tx,
+      link.channel_id,
+      proposalEvent({ tipo: 'proposta.criada', at, ambiente: link.ambiente, link: linkRef, proposta: toSnapshot(row) }),
+    );
     return row;
   });
 
@@ -79,7 +85,11 @@ export async function submitProposal(deps: Deps, link: LinkRow, journey: Journey
   }
   const signedAt = deps.clock.now();
   await deps.database.db.transaction().execute(async (tx) => {
-    await tx.updateTable('journeys').set({ signing_url: signing.url, updated_at: signedAt }).where('link_id', '=', link.id).execute();
+    await tx
+      .updateTable('journeys')
+      .set({ signing_url: signing.url, updated_at: signedAt })
+      .where('link_id', '=', link.id)
+      .execute();
     // The simulator may already have moved the proposal on: only CRIADA advances here.
     const updated = await tx
       .updateTable('proposals')
@@ -92,7 +102,13 @@ export async function submitProposal(deps: Deps, link: LinkRow, journey: Journey
       await recordEvent(
         tx,
         link.channel_id,
-        proposalEvent({ tipo: 'proposta.aguardando_formalizacao', at: signedAt, ambiente: link.ambiente, link: linkRef, proposta: toSnapshot(updated) }),
+        proposalEvent({
+          tipo: 'proposta.aguardando_formalizacao',
+          at: signedAt,
+          ambiente: link.ambiente,
+          link: linkRef,
+          proposta: toSnapshot(updated),
+        }),
       );
     }
   });

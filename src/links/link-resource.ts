@@ -25,7 +25,13 @@ export function toLinkResource(view: LinkView, now: Date): LinkResource {
     criadoEm: view.criado_em.toISOString(),
     ...(view.aberto_em ? { abertoEm: view.aberto_em.toISOString() } : {}),
     ...(view.proposta_numero !== null
-      ? { proposta: { numero: view.proposta_numero, status: view.proposta_status!, criadaEm: view.proposta_criada_em!.toISOString() } }
+      ? {
+          proposta: {
+            numero: view.proposta_numero,
+            status: view.proposta_status!,
+            criadaEm: view.proposta_criada_em!.toISOString(),
+          },
+        }
       : {}),
   };
 }

@@ -36,7 +36,8 @@ const CreatedLink = Type.Object(
     id: linkProperties.id,
     url: Type.String({
       format: 'uri',
-      description: 'URL de uso único do cliente: envie somente a ele e nunca a registre em logs. Só aparece na criação e na repetição idempotente.',
+      description:
+        'URL de uso único do cliente: envie somente a ele e nunca a registre em logs. Só aparece na criação e na repetição idempotente.',
     }),
     ...Object.fromEntries(Object.entries(linkProperties).filter(([k]) => k !== 'id')),
   },
@@ -58,7 +59,11 @@ const CreatedLink = Type.Object(
 );
 
 const Link = Type.Object(
-  { ...linkProperties, abertoEm: Type.Optional(DateTime('Primeira abertura da URL pelo cliente.')), proposta: Type.Optional(Proposta) },
+  {
+    ...linkProperties,
+    abertoEm: Type.Optional(DateTime('Primeira abertura da URL pelo cliente.')),
+    proposta: Type.Optional(Proposta),
+  },
   {
     additionalProperties: false,
     examples: [
@@ -79,12 +84,18 @@ const Link = Type.Object(
 
 const CreateLinkBody = Type.Object(
   {
-    cpf: Type.String({ description: '11 dígitos, somente números, com dígitos verificadores válidos.', examples: ['12345678909'] }),
+    cpf: Type.String({
+      description: '11 dígitos, somente números, com dígitos verificadores válidos.',
+      examples: ['12345678909'],
+    }),
     celular: Type.Optional(
       Type.String({ description: 'DDD válido + 9 + 8 dígitos; sugerido ao cliente para o SMS.', examples: ['11987654321'] }),
     ),
     referenciaExterna: Type.Optional(
-      Type.String({ description: 'Referência do canal (ex.: id do promotor); até 100 caracteres imprimíveis, sem espaços nas pontas.', examples: ['promotor-42'] }),
+      Type.String({
+        description: 'Referência do canal (ex.: id do promotor); até 100 caracteres imprimíveis, sem espaços nas pontas.',
+        examples: ['promotor-42'],
+      }),
     ),
   },
   { additionalProperties: false },
@@ -125,7 +136,11 @@ export function registerLinkRoutes(app: App, ctx: Context): void {
         }),
         body: CreateLinkBody,
         response: {
-          201: withHeaders(CreatedLink, { ...NO_STORE, Location: { type: 'string', description: '/v1/links/{id}' } }, 'Link criado (com `url`).'),
+          201: withHeaders(
+            CreatedLink,
+            { ...NO_STORE, Location: { type: 'string', description: '/v1/links/{id}' } },
+            'Link criado (com `url`).',
+          ),
           200: withHeaders(CreatedLink, NO_STORE, 'Repetição idempotente: o mesmo corpo da criação, `url` incluída.'),
           400: ErrorBody(
             ['cpf_invalido', 'celular_invalido', 'idempotency_key_invalida', 'requisicao_invalida'],
@@ -165,7 +180,8 @@ export function registerLinkRoutes(app: App, ctx: Context): void {
       schema: {
         tags: ['Links'],
         summary: 'Consultar link e proposta',
-        description: 'Estado do link e da proposta, a qualquer momento. Nunca traz `url`. Link de outro canal, id inexistente ou que não é uuid: 404.',
+        description:
+          'Estado do link e da proposta, a qualquer momento. Nunca traz `url`. Link de outro canal, id inexistente ou que não é uuid: 404.',
         security: [{ bearerAuth: [] }],
         params: Type.Object({ id: Uuid('Id do link.') }),
         response: {

@@ -43,7 +43,8 @@ export const hashCpf = (deps: Pick<Context, 'keys'>, cpf: string): Buffer => dep
 export async function createLink(deps: Deps, input: CreateLinkInput): Promise<CreateLinkResult> {
   if (!isValidCpf(input.cpf)) throw badRequest('cpf_invalido', messageFor('cpf_invalido'));
   const cpf = input.cpf;
-  if (input.celular !== undefined && !isValidCelular(input.celular)) throw badRequest('celular_invalido', messageFor('celular_invalido'));
+  if (input.celular !== undefined && !isValidCelular(input.celular))
+    throw badRequest('celular_invalido', messageFor('celular_invalido'));
   const celular = input.celular as string | undefined;
   const referenciaExterna = normalizeReference(input.referenciaExterna);
   if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(input.idempotencyKey)) {
@@ -103,17 +104,33 @@ export async function createLink(deps: Deps, input: CreateLinkInput): Promise<Cr
   const claim =
     key === undefined
       ? undefined
-      : { channel_id: input.channelId, key, fingerprint, response_sealed: deps.keys.seal(JSON.stringify(link)), created_at: now, cutoff };
+      : {
+          channel_id: input.channelId,
+          key,
+          fingerprint,
+          response_sealed: deps.keys.seal(JSON.stringify(link)),
+          created_at: now,
+          cutoff,
+        };
   const claimed = await insertLinkWithKey(deps.database.db, row, claim);
   if (!claimed && key !== undefined) {
     const replay = await replayOf(deps, input.channelId, key, fingerprint, cutoff);
     if (replay) return replay;
-    throw conflict('idempotency_key_em_uso', 'Outra requisição com esta Idempotency-Key ainda está em andamento. Tente novamente.');
+    throw conflict(
+      'idempotency_key_em_uso',
+      'Outra requisição com esta Idempotency-Key ainda está em andamento. Tente novamente.',
+    );
   }
   return { replayed: false, link };
 }
 
-async function replayOf(deps: Deps, channelId: string, key: string, fingerprint: Buffer, cutoff: Date): Promise<CreateLinkResult | undefined> {
+async function replayOf(
+  deps: Deps,
+  channelId: string,
+  key: string,
+  fingerprint: Buffer,
+  cutoff: Date,
+): Promise<CreateLinkResult | undefined> {
   const existing = await findIdempotencyKey(deps.database.db, channelId, key, cutoff);
   if (!existing) return undefined;
   if (!constantTimeEqual(Buffer.from(existing.fingerprint), fingerprint)) {

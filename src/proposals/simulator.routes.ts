@@ -40,8 +40,15 @@ export function registerSimulatorRoutes(app: App, ctx: Context): void {
         params: Type.Object({ id: Uuid('Id do link.') }),
         body: SimulateBody,
         response: {
-          200: withHeaders(SimulateResponse, {}, 'Status da proposta depois da simulação; `alterado` é false quando ela já estava nesse status.'),
-          400: ErrorBody(['status_invalido', 'requisicao_invalida'], 'Status ausente ou fora de FORMALIZADA, APROVADA, RECUSADA, CANCELADA.'),
+          200: withHeaders(
+            SimulateResponse,
+            {},
+            'Status da proposta depois da simulação; `alterado` é false quando ela já estava nesse status.',
+          ),
+          400: ErrorBody(
+            ['status_invalido', 'requisicao_invalida'],
+            'Status ausente ou fora de FORMALIZADA, APROVADA, RECUSADA, CANCELADA.',
+          ),
           404: ErrorBody(['nao_encontrado'], 'Link inexistente, de outro canal, id que não é uuid, ou ambiente REAL.'),
           409: ErrorBody(
             ['sem_proposta', 'transicao_invalida'],
@@ -51,6 +58,7 @@ export function registerSimulatorRoutes(app: App, ctx: Context): void {
         },
       },
     },
-    async (request) => simulateProposalStatus(ctx, request.channel!.id, request.params.id, request.body.status as SimulatableStatus),
+    async (request) =>
+      simulateProposalStatus(ctx, request.channel!.id, request.params.id, request.body.status as SimulatableStatus),
   );
 }

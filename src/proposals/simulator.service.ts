@@ -15,7 +15,12 @@ export interface SimulationResult {
   alterado: boolean;
 }
 
-export async function simulateProposalStatus(deps: Deps, channelId: string, linkId: string, to: SimulatableStatus): Promise<SimulationResult> {
+export async function simulateProposalStatus(
+  deps: Deps,
+  channelId: string,
+  linkId: string,
+  to: SimulatableStatus,
+): Promise<SimulationResult> {
   if (deps.config.ambiente !== 'SANDBOX' || !isUuid(linkId)) throw notFound('Link não encontrado.');
   return deps.database.db.transaction().execute(async (tx) => {
     const link = await tx

@@ -31,7 +31,10 @@ export function transition(from: string, to: SimulatableStatus): Transition {
   }
 }
 
-export const EVENT_FOR: Record<SimulatableStatus, 'proposta.formalizada' | 'proposta.aprovada' | 'proposta.recusada' | 'proposta.cancelada'> = {
+export const EVENT_FOR: Record<
+  SimulatableStatus,
+  'proposta.formalizada' | 'proposta.aprovada' | 'proposta.recusada' | 'proposta.cancelada'
+> = {
   FORMALIZADA: 'proposta.formalizada',
   APROVADA: 'proposta.aprovada',
   RECUSADA: 'proposta.recusada',

@@ -5,10 +5,22 @@ import type { Context } from '../context.ts';
 import { DateTime, ErrorBody, NoContent, bearerErrors, withHeaders } from '../http/schemas.ts';
 import { notFound as appNotFound } from '../errors.ts';
 import { enforce, type RateLimiter } from '../http/rate-limit.ts';
-import { ALLOWED_STATUSES, MAX_BODY_BYTES, clearReceived, ensureInbox, hashInboxToken, listReceived, receive, setResponderStatus } from './inbox.service.ts';
+import {
+  ALLOWED_STATUSES,
+  MAX_BODY_BYTES,
+  clearReceived,
+  ensureInbox,
+  hashInboxToken,
+  listReceived,
+  receive,
+  setResponderStatus,
+} from './inbox.service.ts';
 
 const NO_STORE = { 'Cache-Control': { type: 'string', enum: ['no-store'] } };
-const ResponderStatus = Type.Integer({ enum: [...ALLOWED_STATUSES], description: `Status com que o receptor responde: ${ALLOWED_STATUSES.join(', ')}.` });
+const ResponderStatus = Type.Integer({
+  enum: [...ALLOWED_STATUSES],
+  description: `Status com que o receptor responde: ${ALLOWED_STATUSES.join(', ')}.`,
+});
 
 const Inbox = Type.Object(
   {
@@ -26,7 +38,9 @@ const ReceivedEvent = Type.Object(
     tipo: Type.Optional(Type.String()),
     eventoId: Type.Optional(Type.String()),
     tentativa: Type.Optional(Type.String()),
-    assinaturaValida: Type.Union([Type.Boolean(), Type.Null()], { description: 'null quando não foi possível verificar (veja `motivo`).' }),
+    assinaturaValida: Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'null quando não foi possível verificar (veja `motivo`).',
+    }),
     motivo: Type.Optional(Type.String()),
     respondeuStatus: Type.Integer(),
     headers: Type.Record(Type.String(), Type.String()),
@@ -37,7 +51,9 @@ const ReceivedEvent = Type.Object(
 
 const TokenParams = Type.Object({ token: Type.String({ description: 'Token do receptor (prefixo `sbx_`).' }) });
 const notFound = ErrorBody(['nao_encontrado'], 'Receptor não encontrado.');
-const limited = ErrorBody(['limite_excedido'], 'Limite de requisições do token excedido.', { 'Retry-After': { type: 'integer' } });
+const limited = ErrorBody(['limite_excedido'], 'Limite de requisições do token excedido.', {
+  'Retry-After': { type: 'integer' },
+});
 const inboxNotFound = () => appNotFound('Receptor de testes não encontrado.');
 const HEADERS_NOT_STORED = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
@@ -56,12 +72,19 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
       schema: {
         tags: ['Sandbox'],
         summary: 'Criar (ou obter) o receptor de testes',
-        description: 'Cria o receptor do canal ou devolve o existente (sempre a mesma URL). `responderStatus` opcional muda o status de resposta.',
+        description:
+          'Cria o receptor do canal ou devolve o existente (sempre a mesma URL). `responderStatus` opcional muda o status de resposta.',
         security: [{ bearerAuth: [] }],
-        body: Type.Object({ responderStatus: Type.Optional(ResponderStatus) }, { additionalProperties: false, description: 'Opcional: sem corpo, cria ou devolve o receptor.' }),
+        body: Type.Object(
+          { responderStatus: Type.Optional(ResponderStatus) },
+          { additionalProperties: false, description: 'Opcional: sem corpo, cria ou devolve o receptor.' },
+        ),
         response: {
           200: withHeaders(Inbox, NO_STORE, 'Receptor do canal.'),
-          400: ErrorBody(['status_invalido', 'requisicao_invalida'], 'responderStatus fora dos valores aceitos, ou corpo inválido.'),
+          400: ErrorBody(
+            ['status_invalido', 'requisicao_invalida'],
+            'responderStatus fora dos valores aceitos, ou corpo inválido.',
+          ),
           ...bearerErrors(),
         },
       },
@@ -77,7 +100,11 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
         tags: ['Sandbox'],
         summary: 'Apagar os eventos recebidos',
         security: [{ bearerAuth: [] }],
-        response: { 204: NoContent('Eventos apagados.'), 404: ErrorBody(['nao_encontrado'], 'O canal ainda não criou seu receptor.'), ...bearerErrors() },
+        response: {
+          204: NoContent('Eventos apagados.'),
+          404: ErrorBody(['nao_encontrado'], 'O canal ainda não criou seu receptor.'),
+          ...bearerErrors(),
+        },
       },
     },
     async (request, reply) => {
@@ -97,7 +124,11 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
         params: TokenParams,
         body: Type.Object({ responderStatus: ResponderStatus }, { additionalProperties: false }),
         response: {
-          200: withHeaders(Type.Object({ responderStatus: Type.Integer() }, { additionalProperties: false }), {}, 'Status com que o receptor passa a responder.'),
+          200: withHeaders(
+            Type.Object({ responderStatus: Type.Integer() }, { additionalProperties: false }),
+            {},
+            'Status com que o receptor passa a responder.',
+          ),
           400: ErrorBody(['status_invalido', 'requisicao_invalida'], 'responderStatus fora dos valores aceitos.'),
           404: notFound,
           429: limited,
@@ -119,7 +150,11 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
         description: 'Sem Bearer. Mais recentes primeiro, no máximo 50.',
         params: TokenParams,
         response: {
-          200: withHeaders(Type.Object({ responderStatus: Type.Integer(), eventos: Type.Array(ReceivedEvent) }, { additionalProperties: false }), {}, 'Status configurado e eventos recebidos (até 50).'),
+          200: withHeaders(
+            Type.Object({ responderStatus: Type.Integer(), eventos: Type.Array(ReceivedEvent) }, { additionalProperties: false }),
+            {},
+            'Status configurado e eventos recebidos (até 50).',
+          ),
           404: notFound,
           429: limited,
         },
@@ -167,7 +202,10 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
           params: TokenParams,
           consumes: ['application/json', 'text/plain', '*/*'],
           response: {
-            200: Type.Object({ recebido: Type.Boolean() }, { description: 'Ou o status configurado (202, 204, 400, 401, 404, 500, 502, 503).' }),
+            200: Type.Object(
+              { recebido: Type.Boolean() },
+              { description: 'Ou o status configurado (202, 204, 400, 401, 404, 500, 502, 503).' },
+            ),
             404: notFound,
             413: ErrorBody(['corpo_muito_grande'], 'Corpo acima de 64 KB.'),
             429: limited,
@@ -179,7 +217,8 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
         limitToken(token, reply);
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(request.headers)) {
-          if (value !== undefined && !HEADERS_NOT_STORED.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          if (value !== undefined && !HEADERS_NOT_STORED.has(name))
+            headers[name] = Array.isArray(value) ? value.join(', ') : value;
         }
         const status = await receive(ctx, token, headers, typeof request.body === 'string' ? request.body : '');
         if (status === undefined) throw inboxNotFound();

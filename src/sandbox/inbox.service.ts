@@ -44,7 +44,8 @@ export function checkStatus(value: unknown): number {
   return value;
 }
 
-export const inboxUrlOf = (deps: Pick<Context, 'config'>, token: string): string => `${deps.config.publicBaseUrl}/v1/sandbox/receptor/${token}`;
+export const inboxUrlOf = (deps: Pick<Context, 'config'>, token: string): string =>
+  `${deps.config.publicBaseUrl}/v1/sandbox/receptor/${token}`;
 
 const inboxOf = (deps: Pick<Context, 'config'>, token: string, responderStatus: number): Inbox => ({
   url: inboxUrlOf(deps, token),
@@ -71,15 +72,27 @@ export async function ensureInbox(deps: Deps, channelId: string, responderStatus
     .onConflict((oc) => oc.column('channel_id').doNothing())
     .execute();
   if (status !== undefined) {
-    await deps.database.db.updateTable('inboxes').set({ responder_status: status, atualizado_em: now }).where('channel_id', '=', channelId).execute();
+    await deps.database.db
+      .updateTable('inboxes')
+      .set({ responder_status: status, atualizado_em: now })
+      .where('channel_id', '=', channelId)
+      .execute();
   }
-  const row = await deps.database.db.selectFrom('inboxes').select(['token_sealed', 'responder_status']).where('channel_id', '=', channelId).executeTakeFirstOrThrow();
+  const row = await deps.database.db
+    .selectFrom('inboxes')
+    .select(['token_sealed', 'responder_status'])
+    .where('channel_id', '=', channelId)
+    .executeTakeFirstOrThrow();
   return inboxOf(deps, deps.keys.open(row.token_sealed), row.responder_status);
 }
 
 async function inboxByToken(deps: Deps, token: string) {
   if (!/^sbx_[A-Za-z0-9]{32}$/.test(token)) return undefined;
-  return deps.database.db.selectFrom('inboxes').selectAll().where('token_hash', '=', hashInboxToken(deps, token)).executeTakeFirst();
+  return deps.database.db
+    .selectFrom('inboxes')
+    .selectAll()
+    .where('token_hash', '=', hashInboxToken(deps, token))
+    .executeTakeFirst();
 }
 
 const inboxNotFound = () => notFound('Receptor de testes não encontrado.');
@@ -88,14 +101,24 @@ export async function setResponderStatus(deps: Deps, token: string, value: unkno
   const status = checkStatus(value);
   const inbox = await inboxByToken(deps, token);
   if (!inbox) throw inboxNotFound();
-  await deps.database.db.updateTable('inboxes').set({ responder_status: status, atualizado_em: deps.clock.now() }).where('id', '=', inbox.id).execute();
+  await deps.database.db
+    .updateTable('inboxes')
+    .set({ responder_status: status, atualizado_em: deps.clock.now() })
+    .where('id', '=', inbox.id)
+    .execute();
   return status;
 }
 
 export async function listReceived(deps: Deps, token: string): Promise<{ responderStatus: number; eventos: ReceivedEvent[] }> {
   const inbox = await inboxByToken(deps, token);
   if (!inbox) throw inboxNotFound();
-  const rows = await deps.database.db.selectFrom('inbox_events').selectAll().where('inbox_id', '=', inbox.id).orderBy('id', 'desc').limit(MAX_EVENTS).execute();
+  const rows = await deps.database.db
+    .selectFrom('inbox_events')
+    .selectAll()
+    .where('inbox_id', '=', inbox.id)
+    .orderBy('id', 'desc')
+    .limit(MAX_EVENTS)
+    .execute();
   return {
     responderStatus: inbox.responder_status,
     eventos: rows.map((r) => ({
@@ -131,7 +154,12 @@ export async function clearReceived(deps: Deps, where: { channelId: string } | {
 }
 
 /** Stores what arrived and returns the status to answer with (undefined: no such inbox). */
-export async function receive(deps: Deps, token: string, headers: Record<string, string>, body: string): Promise<number | undefined> {
+export async function receive(
+  deps: Deps,
+  token: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<number | undefined> {
   const inbox = await inboxByToken(deps, token);
   if (!inbox) return undefined;
   const now = deps.clock.now();
@@ -167,7 +195,13 @@ export async function receive(deps: Deps, token: string, headers: Record<string,
 async function checkSignature(deps: Deps, channelId: string, header: string | undefined, body: string, now: Date) {
   const webhook = await findWebhook(deps, channelId);
   if (!webhook) return { valid: null, reason: 'nenhum webhook registrado para o canal' } as const;
-  return verifySignature(body, header, signingSecrets(deps.keys, webhook, now), Math.floor(now.getTime() / 1000), TOLERANCE_SECONDS);
+  return verifySignature(
+    body,
+    header,
+    signingSecrets(deps.keys, webhook, now),
+    Math.floor(now.getTime() / 1000),
+    TOLERANCE_SECONDS,
+  );
 }
 
 /** What the delivery engine calls for the inbox URL: no network hop. */

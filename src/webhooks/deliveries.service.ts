@@ -49,7 +49,11 @@ export function toDeliveryResource(row: DeliveryRow): DeliveryResource {
   };
 }
 
-export async function listDeliveries(deps: Pick<Context, 'database'>, channelId: string, filter: { status?: string; limite?: number }): Promise<DeliveryResource[]> {
+export async function listDeliveries(
+  deps: Pick<Context, 'database'>,
+  channelId: string,
+  filter: { status?: string; limite?: number },
+): Promise<DeliveryResource[]> {
   await requireWebhook(deps, channelId);
   let query = deps.database.db
     .selectFrom('deliveries')
@@ -68,7 +72,15 @@ export async function resendDelivery(deps: Deps, channelId: string, id: string):
   if (!isUuid(id)) throw notFound('Entrega não encontrada.');
   const now = deps.clock.now();
   const leaseId = uuidv7(now.getTime());
-  const { rows } = await sql<{ event_id: string; tipo: string; payload: string; url: string; secret_sealed: Uint8Array; previous_secret_sealed: Uint8Array | null; previous_valid_until: Date | null }>`
+  const { rows } = await sql<{
+    event_id: string;
+    tipo: string;
+    payload: string;
+    url: string;
+    secret_sealed: Uint8Array;
+    previous_secret_sealed: Uint8Array | null;
+    previous_valid_until: Date | null;
+  }>`
     update deliveries d
     set status = 'PENDENTE', tentativas = 1, next_attempt_at = ${addSeconds(now, deps.config.worker.leaseSeconds)},
         lease_id = ${leaseId}, entregue_em = null
@@ -79,9 +91,17 @@ export async function resendDelivery(deps: Deps, channelId: string, id: string):
   `.execute(deps.database.db);
   const claimed = rows[0];
   if (!claimed) {
-    const existing = await deps.database.db.selectFrom('deliveries').select('status').where('id', '=', id).where('channel_id', '=', channelId).executeTakeFirst();
+    const existing = await deps.database.db
+      .selectFrom('deliveries')
+      .select('status')
+      .where('id', '=', id)
+      .where('channel_id', '=', channelId)
+      .executeTakeFirst();
     if (existing?.status === 'PENDENTE') {
-      throw conflict('entrega_pendente', 'Esta entrega ainda está pendente: ela será tentada novamente de acordo com o agendamento.');
+      throw conflict(
+        'entrega_pendente',
+        'Esta entrega ainda está pendente: ela será tentada novamente de acordo com o agendamento.',
+      );
     }
     throw notFound('Entrega não encontrada.');
   }
@@ -93,7 +113,9 @@ export async function resendDelivery(deps: Deps, channelId: string, id: string):
     attempt: 1,
     secrets: signingSecrets(deps.keys, claimed, now),
   });
-  await recordResults(deps.database.db, [outcome({ id, leaseId, attempt: 1 }, sent, deps.clock.now(), deps.config.retryDelaysSeconds)]);
+  await recordResults(deps.database.db, [
+    outcome({ id, leaseId, attempt: 1 }, sent, deps.clock.now(), deps.config.retryDelaysSeconds),
+  ]);
   const row = await deps.database.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return toDeliveryResource(row);
 }

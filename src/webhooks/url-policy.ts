@@ -23,8 +23,21 @@ const INBOX_TOKEN = /^sbx_[A-Za-z0-9]{1,64}$/;
 // private suffixes home routers and corporate networks use by habit. A name under
 // one of them is either unreachable from outside or reaches someone's LAN.
 const FORBIDDEN_SUFFIXES = [
-  'localhost', 'local', 'internal', 'arpa', 'test', 'invalid', 'example', 'onion', 'alt',
-  'lan', 'home', 'corp', 'intranet', 'private', 'localdomain',
+  'localhost',
+  'local',
+  'internal',
+  'arpa',
+  'test',
+  'invalid',
+  'example',
+  'onion',
+  'alt',
+  'lan',
+  'home',
+  'corp',
+  'intranet',
+  'private',
+  'localdomain',
 ];
 
 /** How an inbox token is stored and looked up (never the token itself). */

@@ -27,13 +27,17 @@ const Webhook = (withSecret: boolean) =>
       criadoEm: DateTime(),
       atualizadoEm: DateTime(),
       segredo: Type.Optional(
-        Type.String({ description: 'Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos.' }),
+        Type.String({
+          description: 'Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos.',
+        }),
       ),
       segredoAnteriorValidoAte: Type.Optional(DateTime('Durante a rotação: até quando o segredo anterior ainda assina.')),
     },
     {
       additionalProperties: false,
-      examples: [withSecret ? { ...webhookExample, segredo: 'whsec_5G1nVb0oYl7m3Q9sJ2xT8aZkR4cW6eH1uD0pF7yN3iM=' } : webhookExample],
+      examples: [
+        withSecret ? { ...webhookExample, segredo: 'whsec_5G1nVb0oYl7m3Q9sJ2xT8aZkR4cW6eH1uD0pF7yN3iM=' } : webhookExample,
+      ],
     },
   );
 
@@ -63,7 +67,9 @@ const Delivery = Type.Object(
     tentativas: Type.Integer({ minimum: 0, maximum: 7 }),
     proximaTentativaEm: Type.Optional(DateTime('Somente em PENDENTE.')),
     ultimoHttpStatus: Type.Optional(Type.Integer()),
-    ultimoErro: Type.Optional(Type.String({ description: 'Texto curto: tempo esgotado, conexão recusada, HTTP 500, endereço recusado…' })),
+    ultimoErro: Type.Optional(
+      Type.String({ description: 'Texto curto: tempo esgotado, conexão recusada, HTTP 500, endereço recusado…' }),
+    ),
     ultimaLatenciaMs: Type.Optional(Type.Integer()),
     ultimaTentativaEm: Type.Optional(DateTime()),
     entregueEm: Type.Optional(DateTime()),
@@ -84,7 +90,8 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
       schema: {
         tags: ['Webhooks'],
         summary: 'Registrar ou atualizar o webhook',
-        description: 'Um webhook por canal. Criação: 201 com `segredo` (mostrado uma única vez). Atualização: 200, sem `segredo` (o segredo não muda).',
+        description:
+          'Um webhook por canal. Criação: 201 com `segredo` (mostrado uma única vez). Atualização: 200, sem `segredo` (o segredo não muda).',
         security: [{ bearerAuth: [] }],
         body: RegisterBody,
         response: {
@@ -111,7 +118,11 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
         summary: 'Consultar o webhook',
         description: 'Nunca traz o segredo.',
         security: [{ bearerAuth: [] }],
-        response: { 200: withHeaders(Webhook(false), {}, 'O webhook do canal (nunca o segredo).'), 404: noWebhook, ...bearerErrors() },
+        response: {
+          200: withHeaders(Webhook(false), {}, 'O webhook do canal (nunca o segredo).'),
+          404: noWebhook,
+          ...bearerErrors(),
+        },
       },
     },
     async (request) => toWebhookResource(ctx, await requireWebhook(ctx, request.channel!.id)),
@@ -146,7 +157,11 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
           'Gera um novo segredo (mostrado uma única vez). O anterior continua válido por 24 horas: nesse período as assinaturas trazem dois `v1`. ' +
           'Rotacionar de novo dentro da janela mantém apenas o segredo anterior mais recente.',
         security: [{ bearerAuth: [] }],
-        response: { 200: withHeaders(Webhook(true), NO_STORE, 'Novo segredo e validade do anterior.'), 404: noWebhook, ...bearerErrors() },
+        response: {
+          200: withHeaders(Webhook(true), NO_STORE, 'Novo segredo e validade do anterior.'),
+          404: noWebhook,
+          ...bearerErrors(),
+        },
       },
     },
     async (request) => rotateSecret(ctx, request.channel!.id),
@@ -195,11 +210,17 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
         description: 'Entregas mais recentes primeiro, com a última tentativa de cada uma.',
         security: [{ bearerAuth: [] }],
         querystring: Type.Object({
-          status: Type.Optional(Type.String({ enum: [...DELIVERY_STATUSES], description: 'Filtro: PENDENTE, FALHOU ou ENTREGUE.' })),
+          status: Type.Optional(
+            Type.String({ enum: [...DELIVERY_STATUSES], description: 'Filtro: PENDENTE, FALHOU ou ENTREGUE.' }),
+          ),
           limite: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'De 1 a 100; padrão 20.' })),
         }),
         response: {
-          200: withHeaders(Type.Object({ entregas: Type.Array(Delivery) }, { additionalProperties: false }), {}, 'Entregas do canal.'),
+          200: withHeaders(
+            Type.Object({ entregas: Type.Array(Delivery) }, { additionalProperties: false }),
+            {},
+            'Entregas do canal.',
+          ),
           400: ErrorBody(['status_invalido', 'limite_invalido'], 'Filtro de status ou limite inválido.'),
           404: noWebhook,
           ...bearerErrors(),
@@ -223,7 +244,10 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
         params: Type.Object({ id: Uuid('Id da entrega.') }),
         response: {
           200: withHeaders(Delivery, {}, 'A entrega como ficou depois da nova tentativa.'),
-          404: ErrorBody(['nao_encontrado'], 'Entrega inexistente, de outro canal, id que não é uuid, ou nenhum webhook registrado.'),
+          404: ErrorBody(
+            ['nao_encontrado'],
+            'Entrega inexistente, de outro canal, id que não é uuid, ou nenhum webhook registrado.',
+          ),
           409: ErrorBody(['entrega_pendente'], 'A entrega ainda está pendente.'),
           ...bearerErrors(),
         },

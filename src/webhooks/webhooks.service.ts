@@ -48,15 +48,24 @@ export function validateEventos(value: unknown): string[] {
   const allowed = PROPOSAL_EVENT_TYPES as readonly string[];
   for (const item of value) {
     if (typeof item !== 'string' || !allowed.includes(item)) {
-      throw invalid(`Tipo de evento inválido: ${typeof item === 'string' ? item.slice(0, 60) : String(item)}. Aceitos: ${allowed.join(', ')}.`);
+      throw invalid(
+        `Tipo de evento inválido: ${typeof item === 'string' ? item.slice(0, 60) : String(item)}. Aceitos: ${allowed.join(', ')}.`,
+      );
     }
   }
   if (new Set(value).size !== value.length) throw invalid('eventos não pode repetir tipos.');
   return value as string[];
 }
 
-export async function registerWebhook(deps: Deps, channelId: string, input: { url: unknown; eventos?: unknown }): Promise<{ created: boolean; webhook: WebhookResource }> {
-  const check = validateWebhookUrl(input.url, { allowInsecure: deps.config.allowInsecureWebhooks, inboxBaseUrl: deps.config.publicBaseUrl });
+export async function registerWebhook(
+  deps: Deps,
+  channelId: string,
+  input: { url: unknown; eventos?: unknown },
+): Promise<{ created: boolean; webhook: WebhookResource }> {
+  const check = validateWebhookUrl(input.url, {
+    allowInsecure: deps.config.allowInsecureWebhooks,
+    inboxBaseUrl: deps.config.publicBaseUrl,
+  });
   if (!check.ok) throw badRequest('url_invalida', check.message);
   const inboxToken = inboxTokenOf(input.url as string, deps.config.publicBaseUrl);
   if (inboxToken !== undefined) {
@@ -68,7 +77,10 @@ export async function registerWebhook(deps: Deps, channelId: string, input: { ur
       .where('token_hash', '=', hashInboxToken(deps, inboxToken))
       .executeTakeFirst();
     if (inbox?.channel_id !== channelId) {
-      throw badRequest('url_invalida', 'Esta URL de caixa de teste não é a deste canal: use a url devolvida por PUT /v1/sandbox/receptor.');
+      throw badRequest(
+        'url_invalida',
+        'Esta URL de caixa de teste não é a deste canal: use a url devolvida por PUT /v1/sandbox/receptor.',
+      );
     }
   }
   const eventos = validateEventos(input.eventos);

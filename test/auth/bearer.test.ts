@@ -81,7 +81,9 @@ describe('Bearer authentication', () => {
     ])('%s', async (_name, allowIps, ip, status) => {
       const channel = await service.createChannel({ allowIps });
       // The token is requested from an allowed address, then used from `ip`.
-      const allowedIp = allowIps[0]!.includes(':') ? allowIps[0]!.split('/')[0]!.replace(/::$/, '::1') : allowIps[0]!.split('/')[0]!;
+      const allowedIp = allowIps[0]!.includes(':')
+        ? allowIps[0]!.split('/')[0]!.replace(/::$/, '::1')
+        : allowIps[0]!.split('/')[0]!;
       const tokenResponse = await service.inject({
         method: 'POST',
         url: '/v1/oauth/token',

@@ -38,7 +38,17 @@ describe('consigna CLI (embedded database)', () => {
   let canalId = '';
 
   it('creates a channel and prints its credentials as JSON', async () => {
-    const result = await consigna(['channels', 'create', '--name', 'Promotora Sul', '--allow-ip', '10.0.0.0/8', '--allow-ip', '2001:db8::/32', '--json']);
+    const result = await consigna([
+      'channels',
+      'create',
+      '--name',
+      'Promotora Sul',
+      '--allow-ip',
+      '10.0.0.0/8',
+      '--allow-ip',
+      '2001:db8::/32',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     const issued = JSON.parse(result.stdout);
     rememberSecret(issued.clientSecret);
@@ -99,7 +109,14 @@ describe('consigna CLI (embedded database)', () => {
   it('says clearly that the data folder is busy while the service runs', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [BIN, 'serve', '--demo'], {
-      env: { ...process.env, DATABASE_URL: '', CONSIGNA_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        CONSIGNA_DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      },
     });
     children.push(child);
     let output = '';
@@ -111,7 +128,9 @@ describe('consigna CLI (embedded database)', () => {
 
     // bin/consigna.js re-executed itself (same pid) with the service's heap flags.
     const argv = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
-    expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=160', '--initial-old-space-size=120']));
+    expect(argv).toEqual(
+      expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=160', '--initial-old-space-size=120']),
+    );
 
     const busy = await consigna(['channels', 'list']);
     expect(busy.code).toBe(1);
@@ -129,7 +148,14 @@ describe('consigna CLI (embedded database)', () => {
     const start = async () => {
       const port = await freePort();
       const child = spawn(process.execPath, [BIN, 'serve', '--demo'], {
-        env: { ...process.env, DATABASE_URL: '', CONSIGNA_DATA_DIR: again, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+        env: {
+          ...process.env,
+          DATABASE_URL: '',
+          CONSIGNA_DATA_DIR: again,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+        },
       });
       children.push(child);
       let output = '';
@@ -170,7 +196,10 @@ describe.runIf(usingPostgres())('consigna CLI (PostgreSQL)', () => {
 
   it('fails fast and clearly when the database cannot be reached', async () => {
     const port = await freePort();
-    const result = await consigna(['migrate'], { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/x`, CONSIGNA_MASTER_KEY: 'cd'.repeat(32) });
+    const result = await consigna(['migrate'], {
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/x`,
+      CONSIGNA_MASTER_KEY: 'cd'.repeat(32),
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('cannot reach the database');
   });

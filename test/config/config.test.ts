@@ -32,7 +32,9 @@ describe('configuration', () => {
 
   it('derives the public base url from the port and strips a trailing slash', () => {
     expect(loadConfig({ PORT: '8080' }, '/srv').publicBaseUrl).toBe('http://localhost:8080');
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://sandbox.consigna.dev/' }, '/srv').publicBaseUrl).toBe('https://sandbox.consigna.dev');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://sandbox.consigna.dev/' }, '/srv').publicBaseUrl).toBe(
+      'https://sandbox.consigna.dev',
+    );
   });
 
   it('reports one clear line per wrong variable, all at once', () => {
@@ -63,7 +65,9 @@ describe('configuration', () => {
   });
 
   it('validates the master key format', () => {
-    expect(problemsOf({ CONSIGNA_MASTER_KEY: 'short' })).toEqual([expect.stringMatching(/^CONSIGNA_MASTER_KEY: expected 32 bytes/)]);
+    expect(problemsOf({ CONSIGNA_MASTER_KEY: 'short' })).toEqual([
+      expect.stringMatching(/^CONSIGNA_MASTER_KEY: expected 32 bytes/),
+    ]);
     expect(loadConfig({ CONSIGNA_MASTER_KEY: 'ab'.repeat(32) }, '/srv').masterKey).toHaveLength(32);
     expect(loadConfig({ CONSIGNA_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') }, '/srv').masterKey).toHaveLength(32);
   });

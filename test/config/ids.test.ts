@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isUuid, newAccessToken, newClientId, newClientSecret, newInboxToken, newLinkToken, newWebhookSecret, uuidv7 } from '../../src/crypto/random.ts';
+import {
+  isUuid,
+  newAccessToken,
+  newClientId,
+  newClientSecret,
+  newInboxToken,
+  newLinkToken,
+  newWebhookSecret,
+  uuidv7,
+} from '../../src/crypto/random.ts';
 
 describe('identifiers (decisions §2)', () => {
   it('have the documented forms', () => {

@@ -38,11 +38,24 @@ interface Setup {
 
 /** A channel with a webhook to a real receiver, and `links` links with proposals (2 events each). */
 async function setUp(database: TestDatabase, links: number, receiverDelayMs = 0): Promise<Setup> {
-  const admin = await startTestService({ database, env: { CONSIGNA_MASTER_KEY: MASTER_KEY, CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'true', CONSIGNA_RATE_LIMIT_API: '0/60', CONSIGNA_RATE_LIMIT_JOURNEY: '0/60' } });
+  const admin = await startTestService({
+    database,
+    env: {
+      CONSIGNA_MASTER_KEY: MASTER_KEY,
+      CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'true',
+      CONSIGNA_RATE_LIMIT_API: '0/60',
+      CONSIGNA_RATE_LIMIT_JOURNEY: '0/60',
+    },
+  });
   const channel = await admin.createChannel();
   const auth = await admin.bearer(channel);
   const receiver = await startReceiver({ delayMs: receiverDelayMs });
-  const registered = await admin.inject({ method: 'PUT', url: '/v1/webhooks', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ url: receiver.url }) });
+  const registered = await admin.inject({
+    method: 'PUT',
+    url: '/v1/webhooks',
+    headers: { ...auth, 'content-type': 'application/json' },
+    payload: JSON.stringify({ url: receiver.url }),
+  });
   expect(registered.statusCode).toBe(201);
   rememberSecret(registered.json().segredo);
   const linkIds: string[] = [];
@@ -61,9 +74,17 @@ async function eventIds(admin: TestService): Promise<string[]> {
 }
 
 function deliveryReport(receiver: Receiver, expected: string[]) {
-  const received = receiver.requests.filter((r) => r.headers['x-service-event-id']).map((r) => String(r.headers['x-service-event-id']));
+  const received = receiver.requests
+    .filter((r) => r.headers['x-service-event-id'])
+    .map((r) => String(r.headers['x-service-event-id']));
   const unique = new Set(received);
-  return { expected: expected.length, received: received.length, unique: unique.size, duplicates: received.length - unique.size, missing: expected.filter((id) => !unique.has(id)) };
+  return {
+    expected: expected.length,
+    received: received.length,
+    unique: unique.size,
+    duplicates: received.length - unique.size,
+    missing: expected.filter((id) => !unique.has(id)),
+  };
 }
 
 describe.runIf(usingPostgres())('crash and fault tests (PostgreSQL, real processes)', () => {
@@ -78,7 +99,10 @@ describe.runIf(usingPostgres())('crash and fault tests (PostgreSQL, real process
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
     const setup = await setUp(database, 12, 150);
-    cleanups.push(() => setup.receiver.close(), () => setup.admin.close());
+    cleanups.push(
+      () => setup.receiver.close(),
+      () => setup.admin.close(),
+    );
 
     const first = await startConsigna('serve', processEnv(database.url!));
     // More events through the process's own API while it delivers the first ones.
@@ -98,13 +122,23 @@ describe.runIf(usingPostgres())('crash and fault tests (PostgreSQL, real process
     const second = await startConsigna('serve', processEnv(database.url!));
     const expected = await eventIds(setup.admin);
     expect(expected.length).toBeGreaterThanOrEqual(24);
-    await waitFor(() => deliveryReport(setup.receiver, expected).missing.length === 0, { timeoutMs: 60_000, what: 'every event delivered after the restart' });
+    await waitFor(() => deliveryReport(setup.receiver, expected).missing.length === 0, {
+      timeoutMs: 60_000,
+      what: 'every event delivered after the restart',
+    });
     const report = deliveryReport(setup.receiver, expected);
     console.log(`SIGKILL during a burst: ${JSON.stringify({ ...report, missing: report.missing.length })}`);
-    await waitFor(async () => {
-      const pending = await setup.admin.ctx.database.db.selectFrom('deliveries').select('id').where('status', '<>', 'ENTREGUE').execute();
-      return pending.length === 0;
-    }, { timeoutMs: 30_000, what: 'every delivery recorded as ENTREGUE' });
+    await waitFor(
+      async () => {
+        const pending = await setup.admin.ctx.database.db
+          .selectFrom('deliveries')
+          .select('id')
+          .where('status', '<>', 'ENTREGUE')
+          .execute();
+        return pending.length === 0;
+      },
+      { timeoutMs: 30_000, what: 'every delivery recorded as ENTREGUE' },
+    );
     await second.kill('SIGTERM');
   }, 180_000);
 
@@ -113,7 +147,10 @@ describe.runIf(usingPostgres())('crash and fault tests (PostgreSQL, real process
     cleanups.push(() => pg.destroy());
     const database: TestDatabase = { url: pg.url, kind: 'postgres', drop: async () => {} };
     const setup = await setUp(database, 6);
-    cleanups.push(() => setup.receiver.close(), () => setup.admin.close());
+    cleanups.push(
+      () => setup.receiver.close(),
+      () => setup.admin.close(),
+    );
     setup.receiver.setStatus(500); // deliveries stay pending across the outage
 
     const service = await startConsigna('serve', processEnv(pg.url));
@@ -139,19 +176,28 @@ describe.runIf(usingPostgres())('crash and fault tests (PostgreSQL, real process
     setup.receiver.setStatus(200);
     await pg.start();
     const startedAt = Date.now();
-    await waitFor(async () => (await fetch(`${service.url}/v1/ping`, { headers: setup.auth })).status === 200, { timeoutMs: 5000, intervalMs: 50, what: 'the API to answer again' });
+    await waitFor(async () => (await fetch(`${service.url}/v1/ping`, { headers: setup.auth })).status === 200, {
+      timeoutMs: 5000,
+      intervalMs: 50,
+      what: 'the API to answer again',
+    });
     const recoveredMs = Date.now() - startedAt;
     stop = true;
     await load;
 
-    console.log(`database down ${Math.round((startedAt - stoppedAt) / 1000)} s: answers ${JSON.stringify(statuses)}, API back ${recoveredMs} ms after the database`);
+    console.log(
+      `database down ${Math.round((startedAt - stoppedAt) / 1000)} s: answers ${JSON.stringify(statuses)}, API back ${recoveredMs} ms after the database`,
+    );
     expect(recoveredMs).toBeLessThan(5000);
     expect(Object.keys(statuses).filter((k) => !['200', '503:db_unavailable'].includes(k))).toEqual([]);
     expect(statuses['503:db_unavailable']).toBeGreaterThan(0);
     expect(service.alive()).toBe(true);
 
     const expected = await eventIds(setup.admin);
-    await waitFor(() => deliveryReport(setup.receiver, expected).missing.length === 0, { timeoutMs: 30_000, what: 'every event delivered after the outage' });
+    await waitFor(() => deliveryReport(setup.receiver, expected).missing.length === 0, {
+      timeoutMs: 30_000,
+      what: 'every event delivered after the outage',
+    });
     console.log(`after the outage: ${JSON.stringify({ ...deliveryReport(setup.receiver, expected), missing: 0 })}`);
     await service.kill('SIGTERM');
   }, 180_000);
@@ -160,7 +206,10 @@ describe.runIf(usingPostgres())('crash and fault tests (PostgreSQL, real process
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
     const setup = await setUp(database, 20);
-    cleanups.push(() => setup.receiver.close(), () => setup.admin.close());
+    cleanups.push(
+      () => setup.receiver.close(),
+      () => setup.admin.close(),
+    );
     const env = processEnv(database.url!);
     const [apiA, apiB] = await Promise.all([startConsigna('api', env), startConsigna('api', env)]);
     await Promise.all([startConsigna('worker', env), startConsigna('worker', env)]);
@@ -181,7 +230,10 @@ describe.runIf(usingPostgres())('crash and fault tests (PostgreSQL, real process
     );
     const expected = await eventIds(setup.admin);
     expect(expected).toHaveLength(20 * 5);
-    await waitFor(() => deliveryReport(setup.receiver, expected).missing.length === 0, { timeoutMs: 60_000, what: 'every event delivered' });
+    await waitFor(() => deliveryReport(setup.receiver, expected).missing.length === 0, {
+      timeoutMs: 60_000,
+      what: 'every event delivered',
+    });
     const report = deliveryReport(setup.receiver, expected);
     console.log(`2 apis + 2 workers: ${JSON.stringify({ ...report, missing: 0 })}`);
     expect(report.missing).toEqual([]);

@@ -23,7 +23,12 @@ describe.runIf(usingPostgres())('graceful shutdown (PostgreSQL, real process)', 
     try {
       const channel = await admin.createChannel();
       const auth = await admin.bearer(channel);
-      const webhook = await admin.inject({ method: 'PUT', url: '/v1/webhooks', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ url: receiver.url }) });
+      const webhook = await admin.inject({
+        method: 'PUT',
+        url: '/v1/webhooks',
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: JSON.stringify({ url: receiver.url }),
+      });
       rememberSecret(webhook.json().segredo);
       const link = (await createLinkVia(admin, auth, { cpf: '12345678909' })).json();
 

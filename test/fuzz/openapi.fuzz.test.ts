@@ -36,7 +36,23 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 
 const nasty = fc.oneof(
-  fc.constantFrom('', ' ', '0', '-1', '1e309', 'null', 'true', '[]', '{}', '%00', '../../etc/passwd', "' or 1=1 --", '<script>', '𝕏💥', 'a'.repeat(5000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '%00',
+    '../../etc/passwd',
+    "' or 1=1 --",
+    '<script>',
+    '𝕏💥',
+    'a'.repeat(5000),
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
 );
@@ -52,9 +68,15 @@ function valueFor(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> 
     case 'string':
       if (schema.format === 'uuid') return fc.uuid();
       if (schema.format === 'uri') return fc.webUrl();
-      return fc.oneof(fc.constantFrom('12345678909', '11987654321', 'https://hooks.example.com/x', 'proposta.criada', 'pedido-000001'), nasty);
+      return fc.oneof(
+        fc.constantFrom('12345678909', '11987654321', 'https://hooks.example.com/x', 'proposta.criada', 'pedido-000001'),
+        nasty,
+      );
     case 'integer':
-      return fc.oneof(fc.integer({ min: schema.minimum ?? -10, max: schema.maximum ?? 1000 }), fc.constantFrom(0, -1, 2 ** 31, 101, 200, 500));
+      return fc.oneof(
+        fc.integer({ min: schema.minimum ?? -10, max: schema.maximum ?? 1000 }),
+        fc.constantFrom(0, -1, 2 ** 31, 101, 200, 500),
+      );
     case 'number':
       return fc.double();
     case 'boolean':
@@ -73,13 +95,29 @@ function valueFor(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> 
 
 /** Bodies: fitting the schema, any JSON, malformed text, or with extra fields. */
 function bodyFor(schema: Schema | undefined): fc.Arbitrary<{ payload: string | undefined; contentType: string | undefined }> {
-  const json = (value: fc.Arbitrary<unknown>) => value.map((v) => ({ payload: JSON.stringify(v) ?? 'null', contentType: 'application/json' }));
+  const json = (value: fc.Arbitrary<unknown>) =>
+    value.map((v) => ({ payload: JSON.stringify(v) ?? 'null', contentType: 'application/json' }));
   return fc.oneof(
     json(valueFor(schema)),
-    json(valueFor(schema).chain((v) => fc.record({ extra: fc.jsonValue() }).map((e) => (typeof v === 'object' && v && !Array.isArray(v) ? { ...v, ...e } : v)))),
+    json(
+      valueFor(schema).chain((v) =>
+        fc.record({ extra: fc.jsonValue() }).map((e) => (typeof v === 'object' && v && !Array.isArray(v) ? { ...v, ...e } : v)),
+      ),
+    ),
     json(fc.jsonValue({ maxDepth: 3 })),
-    fc.record({ payload: fc.oneof(fc.constantFrom('{', '{"cpf":', '[1,2', 'null', '""', '\u0000'), fc.string()), contentType: fc.constant('application/json') }),
-    fc.record({ payload: fc.string(), contentType: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml') }),
+    fc.record({
+      payload: fc.oneof(fc.constantFrom('{', '{"cpf":', '[1,2', 'null', '""', '\u0000'), fc.string()),
+      contentType: fc.constant('application/json'),
+    }),
+    fc.record({
+      payload: fc.string(),
+      contentType: fc.constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+      ),
+    }),
     fc.constant({ payload: undefined, contentType: undefined }),
   );
 }
@@ -91,13 +129,20 @@ describe('hostile input from the OpenAPI document', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    service = await startTestService({ env: { CONSIGNA_RATE_LIMIT_API: '0/60', CONSIGNA_RATE_LIMIT_INBOX: '0/60', CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'true' } });
+    service = await startTestService({
+      env: { CONSIGNA_RATE_LIMIT_API: '0/60', CONSIGNA_RATE_LIMIT_INBOX: '0/60', CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'true' },
+    });
     const channel = await service.createChannel();
     auth = await service.bearer(channel);
     const inbox = (await service.inject({ method: 'PUT', url: '/v1/sandbox/receptor', headers: auth })).json();
     ids.token = inbox.url.split('/').pop();
     rememberSecret(ids.token);
-    await service.inject({ method: 'PUT', url: '/v1/webhooks', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ url: inbox.url }) });
+    await service.inject({
+      method: 'PUT',
+      url: '/v1/webhooks',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ url: inbox.url }),
+    });
     const link = (await createLinkVia(service, auth, { cpf: '12345678909' })).json();
     const journey = new JourneyClient(service, link.url);
     await journey.upToReview();
@@ -123,7 +168,9 @@ describe('hostile input from the OpenAPI document', () => {
     ).rows[0]!.f;
 
   it('never answers 5xx, documents every error, and refused requests change nothing', async () => {
-    const operations = Object.entries(spec.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    const operations = Object.entries(spec.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
     expect(operations.length).toBeGreaterThanOrEqual(17);
     let checked = 0;
     for (const { path, method, op } of operations) {
@@ -132,8 +179,13 @@ describe('hostile input from the OpenAPI document', () => {
       const known = (name: string) => (name === 'token' ? ids.token! : path.includes('entregas') ? ids.delivery! : ids.link!);
       const request = fc.record({
         params: fc.tuple(...pathParams.map((p) => fc.oneof(fc.constant(known(p.name)), fc.uuid(), nasty))),
-        query: fc.record(Object.fromEntries(queryParams.map((p) => [p.name, fc.oneof(valueFor(p.schema).map(String), nasty)])), { requiredKeys: [] }),
-        body: bodyFor(op.requestBody?.content['application/json']?.schema ?? op.requestBody?.content['application/x-www-form-urlencoded']?.schema),
+        query: fc.record(Object.fromEntries(queryParams.map((p) => [p.name, fc.oneof(valueFor(p.schema).map(String), nasty)])), {
+          requiredKeys: [],
+        }),
+        body: bodyFor(
+          op.requestBody?.content['application/json']?.schema ??
+            op.requestBody?.content['application/x-www-form-urlencoded']?.schema,
+        ),
         authMode: fc.constantFrom('valid', 'valid', 'valid', 'none', 'garbage'),
         idempotencyKey: fc.option(nasty, { nil: undefined }),
       });
@@ -148,10 +200,16 @@ describe('hostile input from the OpenAPI document', () => {
           if (body.contentType) headers['content-type'] = body.contentType;
           if (idempotencyKey !== undefined && /^[\x20-\x7e]*$/.test(idempotencyKey)) headers['idempotency-key'] = idempotencyKey;
           const before = await fingerprint();
-          const response = await service.inject({ method: method.toUpperCase() as 'GET', url: qs ? `${url}?${qs}` : url, headers, payload: body.payload });
+          const response = await service.inject({
+            method: method.toUpperCase() as 'GET',
+            url: qs ? `${url}?${qs}` : url,
+            headers,
+            payload: body.payload,
+          });
           // The test inbox answers with whatever status it was set to (an earlier
           // fuzzed request may have set 500): that is its documented behaviour.
-          const configuredAnswer = path === '/v1/sandbox/receptor/{token}' && (response.body === '{"recebido":true}' || response.body === '');
+          const configuredAnswer =
+            path === '/v1/sandbox/receptor/{token}' && (response.body === '{"recebido":true}' || response.body === '');
           const status = configuredAnswer ? 200 : response.statusCode;
           const label = `${method.toUpperCase()} ${url}?${qs} → ${status} ${response.body.slice(0, 300)}`;
           expect(status < 500 || (status === 503 && response.json().code === 'banco_indisponivel'), label).toBe(true);
@@ -160,7 +218,8 @@ describe('hostile input from the OpenAPI document', () => {
             const documented = op.responses[String(status)] ?? (status === 404 ? { content: undefined } : undefined);
             expect(documented, `undocumented status: ${label}`).toBeDefined();
             const body = response.json();
-            const shape = path === '/v1/oauth/token' ? ['error', 'error_description', 'requestId'] : ['code', 'message', 'requestId'];
+            const shape =
+              path === '/v1/oauth/token' ? ['error', 'error_description', 'requestId'] : ['code', 'message', 'requestId'];
             expect(Object.keys(body).sort(), label).toEqual([...shape].sort());
             const codeKey = shape[0]!;
             const allowed = documented?.content?.['application/json']?.schema.properties?.[codeKey]?.enum;

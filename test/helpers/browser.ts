@@ -135,7 +135,10 @@ export async function checkPage(page: Page): Promise<string[]> {
   for (const el of unnamed) problems.push(`unnamed control: ${el}`);
 
   // In phone emulation an overflow widens innerWidth too; clientWidth stays the device width.
-  const scroll = await page.evaluate(() => ({ width: document.scrollingElement?.scrollWidth ?? 0, viewport: document.documentElement.clientWidth }));
+  const scroll = await page.evaluate(() => ({
+    width: document.scrollingElement?.scrollWidth ?? 0,
+    viewport: document.documentElement.clientWidth,
+  }));
   if (scroll.width > scroll.viewport)
     problems.push(`horizontal scroll: content ${scroll.width}px wide in a ${scroll.viewport}px viewport`);
   return problems;

@@ -35,7 +35,12 @@ export class JourneyClient {
     await this.expectDone(this.post('consulta', { autorizo: 'sim' }));
     await this.expectDone(this.post('oferta', { oferta: options.offer ?? 'oferta-2' }));
     await this.expectDone(
-      this.post('dados', { nome: 'Maria da Silva', dataNascimento: '1990-05-10', email: 'maria@exemplo.com', chavePix: 'maria@exemplo.com' }),
+      this.post('dados', {
+        nome: 'Maria da Silva',
+        dataNascimento: '1990-05-10',
+        email: 'maria@exemplo.com',
+        chavePix: 'maria@exemplo.com',
+      }),
     );
   }
 

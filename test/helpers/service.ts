@@ -72,7 +72,8 @@ export async function freePort(): Promise<number> {
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database = options.sameDatabaseAs?.database ?? options.database ?? (await createTestDatabase());
   const port = options.listen ? await freePort() : 3000;
-  const masterKey = options.env?.CONSIGNA_MASTER_KEY ?? options.sameDatabaseAs?.config.masterKey?.toString('hex') ?? sharedMasterKey;
+  const masterKey =
+    options.env?.CONSIGNA_MASTER_KEY ?? options.sameDatabaseAs?.config.masterKey?.toString('hex') ?? sharedMasterKey;
   const config = loadConfig({
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -93,7 +94,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   });
   const log = createLogger(config.logLevel, sink);
   const shared = options.sameDatabaseAs?.ctx.database;
-  const db = shared ?? (await openDatabase({ databaseUrl: database.url, dataDir: options.dataDir ?? 'memory', poolSize: config.pgPoolSize, log }));
+  const db =
+    shared ??
+    (await openDatabase({ databaseUrl: database.url, dataDir: options.dataDir ?? 'memory', poolSize: config.pgPoolSize, log }));
   if (!shared) await migrate(db);
   const clock = options.clock ?? systemClock;
   const outbound = createOutbound({
@@ -127,7 +130,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     logs,
     inject: (injectOptions) => app.inject(injectOptions),
     async createChannel(channelOptions = {}) {
-      const issued = await createChannel(ctx, { name: channelOptions.name ?? 'Canal de teste', allowIps: channelOptions.allowIps ?? [] });
+      const issued = await createChannel(ctx, {
+        name: channelOptions.name ?? 'Canal de teste',
+        allowIps: channelOptions.allowIps ?? [],
+      });
       rememberSecret(issued.clientSecret);
       return issued;
     },
@@ -136,7 +142,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         method: 'POST',
         url: '/v1/oauth/token',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: channel.clientId, client_secret: channel.clientSecret }).toString(),
+        payload: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: channel.clientId,
+          client_secret: channel.clientSecret,
+        }).toString(),
       });
       if (response.statusCode !== 200) throw new Error(`token failed: ${response.statusCode} ${response.body}`);
       const token = response.json<{ access_token: string }>().access_token;

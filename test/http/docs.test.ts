@@ -18,7 +18,17 @@ describe('/docs (pt-BR integration guide)', () => {
     expect(response.body).not.toContain('{base_url}');
     expect(response.body).toContain(`${service.baseUrl}/v1/oauth/token`);
     expect(response.body).toContain('href="/docs/referencia/"');
-    for (const section of ['Autenticação', 'Criar um link', 'Registrar o webhook', 'Verificar a assinatura', 'Cenários do sandbox', 'Simulador de proposta', 'Receptor de testes', 'Erros e o que fazer', 'Limites']) {
+    for (const section of [
+      'Autenticação',
+      'Criar um link',
+      'Registrar o webhook',
+      'Verificar a assinatura',
+      'Cenários do sandbox',
+      'Simulador de proposta',
+      'Receptor de testes',
+      'Erros e o que fazer',
+      'Limites',
+    ]) {
       expect(response.body).toContain(section);
     }
   });

@@ -12,7 +12,11 @@ describe('errors and request ids', () => {
     for (const url of ['/v1/nada', '/qualquer', '/v2/links']) {
       const response = await service.inject({ method: 'GET', url });
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ code: 'nao_encontrado', message: expect.any(String), requestId: response.headers['x-request-id'] });
+      expect(response.json()).toEqual({
+        code: 'nao_encontrado',
+        message: expect.any(String),
+        requestId: response.headers['x-request-id'],
+      });
     }
   });
 

@@ -40,8 +40,15 @@ describe('/openapi.yaml', () => {
     for (const [path, operations] of Object.entries(spec.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         const statuses = Object.keys(operation.responses);
-        expect(statuses.some((s) => s.startsWith('2')), `${method} ${path}`).toBe(true);
-        if (path.startsWith('/v1/')) expect(statuses.some((s) => /^[45]/.test(s)), `${method} ${path}`).toBe(true);
+        expect(
+          statuses.some((s) => s.startsWith('2')),
+          `${method} ${path}`,
+        ).toBe(true);
+        if (path.startsWith('/v1/'))
+          expect(
+            statuses.some((s) => /^[45]/.test(s)),
+            `${method} ${path}`,
+          ).toBe(true);
       }
     }
   });

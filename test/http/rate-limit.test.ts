@@ -32,7 +32,11 @@ describe('rate limits', () => {
       }
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-    expect(last!.json()).toEqual({ code: 'limite_excedido', message: expect.any(String), requestId: last!.headers['x-request-id'] });
+    expect(last!.json()).toEqual({
+      code: 'limite_excedido',
+      message: expect.any(String),
+      requestId: last!.headers['x-request-id'],
+    });
     expect(last!.headers['retry-after']).toBe('50');
     // Another channel has its own budget.
     expect((await service.inject({ method: 'GET', url: '/v1/ping', headers: other })).statusCode).toBe(200);
@@ -49,7 +53,12 @@ describe('rate limits', () => {
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await service.inject({ method: 'GET', url: `${path}/eventos` })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
-    const post = await service.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, payload: '{}' });
+    const post = await service.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(post.statusCode).toBe(429);
     expect(post.json().code).toBe('limite_excedido');
   });
@@ -72,7 +81,11 @@ describe('rate limits', () => {
 
   it('shares counts across processes through the database', async () => {
     const second = usingPostgres()
-      ? await startTestService({ clock, database: service.database, env: { CONSIGNA_MASTER_KEY: service.config.masterKey!.toString('hex') } })
+      ? await startTestService({
+          clock,
+          database: service.database,
+          env: { CONSIGNA_MASTER_KEY: service.config.masterKey!.toString('hex') },
+        })
       : await startTestService({ clock, sameDatabaseAs: service });
     try {
       const a = new RateLimiter(service.ctx);

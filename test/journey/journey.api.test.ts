@@ -27,9 +27,15 @@ describe('hosted journey over HTTP (no JavaScript)', () => {
 
   const linkState = async (id: string) => (await service.inject({ method: 'GET', url: `/v1/links/${id}`, headers: auth })).json();
   const eventsOf = async (linkId: string) =>
-    (await service.ctx.database.db.selectFrom('events').select(['tipo', 'payload']).where('link_id', '=', linkId).orderBy('ocorrido_em').orderBy('id').execute()).map(
-      (e) => ({ tipo: e.tipo, body: JSON.parse(e.payload) }),
-    );
+    (
+      await service.ctx.database.db
+        .selectFrom('events')
+        .select(['tipo', 'payload'])
+        .where('link_id', '=', linkId)
+        .orderBy('ocorrido_em')
+        .orderBy('id')
+        .execute()
+    ).map((e) => ({ tipo: e.tipo, body: JSON.parse(e.payload) }));
 
   it('takes a normal CPF from the first open to a proposal awaiting signature', async () => {
     const { link, client } = await newJourney('12345678909', { celular: '11987654321' });
@@ -80,10 +86,22 @@ describe('hosted journey over HTTP (no JavaScript)', () => {
     expect(bad.body).toContain('E-mail inválido');
     expect(bad.body).toContain('Chave Pix inválida');
     expect(bad.body).toContain('value="maria@"');
-    const minor = await client.post('dados', { nome: 'Maria Silva', dataNascimento: '2015-01-01', email: 'maria@exemplo.com', chavePix: '11987654321' });
+    const minor = await client.post('dados', {
+      nome: 'Maria Silva',
+      dataNascimento: '2015-01-01',
+      email: 'maria@exemplo.com',
+      chavePix: '11987654321',
+    });
     expect(minor.body).toContain('18 anos ou mais');
     expect(
-      (await client.post('dados', { nome: 'Maria da Silva', dataNascimento: '10/05/1990', email: 'Maria@Exemplo.com', chavePix: '(11) 98765-4321' })).status,
+      (
+        await client.post('dados', {
+          nome: 'Maria da Silva',
+          dataNascimento: '10/05/1990',
+          email: 'Maria@Exemplo.com',
+          chavePix: '(11) 98765-4321',
+        })
+      ).status,
     ).toBe(303);
 
     const review = await client.page();
@@ -95,7 +113,11 @@ describe('hosted journey over HTTP (no JavaScript)', () => {
     const result = await client.page();
     const state = await linkState(link.id);
     expect(state.status).toBe('CONCLUIDO');
-    expect(state.proposta).toEqual({ numero: expect.any(Number), status: 'AGUARDANDO_FORMALIZACAO', criadaEm: expect.any(String) });
+    expect(state.proposta).toEqual({
+      numero: expect.any(Number),
+      status: 'AGUARDANDO_FORMALIZACAO',
+      criadaEm: expect.any(String),
+    });
     expect(heading(result.body)).toBe(`Proposta nº ${state.proposta.numero}`);
     expect(result.body).toContain('Assinar contrato');
 
@@ -107,7 +129,13 @@ describe('hosted journey over HTTP (no JavaScript)', () => {
       ocorridoEm: expect.any(String),
       ambiente: 'SANDBOX',
       link: { id: link.id, referenciaExterna: 'ref-jornada' },
-      proposta: { numero: state.proposta.numero, status: 'CRIADA', valor: offers[1]!.valor, parcelas: offers[1]!.parcelas, valorParcela: offers[1]!.valorParcela },
+      proposta: {
+        numero: state.proposta.numero,
+        status: 'CRIADA',
+        valor: offers[1]!.valor,
+        parcelas: offers[1]!.parcelas,
+        valorParcela: offers[1]!.valorParcela,
+      },
     });
     expect(events[1]!.body.proposta.status).toBe('AGUARDANDO_FORMALIZACAO');
     // No personal data in any event.
@@ -115,10 +143,15 @@ describe('hosted journey over HTTP (no JavaScript)', () => {
     for (const personal of ['12345678909', '456.789', 'Maria', 'maria@', '98765']) expect(text).not.toContain(personal);
 
     // Reloads and repeated submits change nothing.
-    for (const action of ['proposta', 'dados', 'codigo', 'comecar']) expect((await client.post(action, { codigo: '123456' })).status).toBe(303);
+    for (const action of ['proposta', 'dados', 'codigo', 'comecar'])
+      expect((await client.post(action, { codigo: '123456' })).status).toBe(303);
     await client.page();
     expect((await eventsOf(link.id)).length).toBe(2);
-    const count = await service.ctx.database.db.selectFrom('proposals').select((eb) => eb.fn.countAll().as('n')).where('link_id', '=', link.id).executeTakeFirstOrThrow();
+    const count = await service.ctx.database.db
+      .selectFrom('proposals')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('link_id', '=', link.id)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
 

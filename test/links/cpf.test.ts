@@ -3,10 +3,17 @@ import { isValidCpf, maskCpf } from '../../src/links/cpf.ts';
 import { isValidCelular, maskCelular } from '../../src/links/celular.ts';
 
 describe('CPF', () => {
-  it.each(['12345678909', '52998224725', '11144477735', '00000000191', '00000000272', '00000000353', '00000000434', '00000000515', '00000000604'])(
-    'accepts %s',
-    (cpf) => expect(isValidCpf(cpf)).toBe(true),
-  );
+  it.each([
+    '12345678909',
+    '52998224725',
+    '11144477735',
+    '00000000191',
+    '00000000272',
+    '00000000353',
+    '00000000434',
+    '00000000515',
+    '00000000604',
+  ])('accepts %s', (cpf) => expect(isValidCpf(cpf)).toBe(true));
 
   it.each([
     ['first check digit wrong', '12345678919'],
@@ -39,7 +46,9 @@ describe('CPF', () => {
 });
 
 describe('celular', () => {
-  it.each(['11987654321', '21912345678', '99999999999', '61900000000'])('accepts %s', (c) => expect(isValidCelular(c)).toBe(true));
+  it.each(['11987654321', '21912345678', '99999999999', '61900000000'])('accepts %s', (c) =>
+    expect(isValidCelular(c)).toBe(true),
+  );
   it.each([
     ['DDD 10', '10987654321'],
     ['DDD 20', '20987654321'],

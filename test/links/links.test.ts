@@ -28,9 +28,21 @@ describe('links', () => {
   /** Another api process on the same database (PostgreSQL), or the same embedded database. */
   const secondApiInstance = () =>
     usingPostgres()
-      ? startTestService({ clock, database: service.database, env: { CONSIGNA_MASTER_KEY: service.config.masterKey!.toString('hex') } })
+      ? startTestService({
+          clock,
+          database: service.database,
+          env: { CONSIGNA_MASTER_KEY: service.config.masterKey!.toString('hex') },
+        })
       : startTestService({ clock, sameDatabaseAs: service });
-  const countLinks = async () => Number((await service.ctx.database.db.selectFrom('links').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const countLinks = async () =>
+    Number(
+      (
+        await service.ctx.database.db
+          .selectFrom('links')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   describe('POST /v1/links', () => {
     it('creates a link: 201, the url, no-store, Location', async () => {
@@ -75,7 +87,11 @@ describe('links', () => {
       ['celular as a number', { cpf: '12345678909', celular: 11987654321 }, 'celular_invalido'],
       ['unknown field', { cpf: '12345678909', nome: 'Maria' }, 'requisicao_invalida'],
       ['referenciaExterna too long', { cpf: '12345678909', referenciaExterna: 'x'.repeat(101) }, 'requisicao_invalida'],
-      ['referenciaExterna with a control character', { cpf: '12345678909', referenciaExterna: 'a\u0007b' }, 'requisicao_invalida'],
+      [
+        'referenciaExterna with a control character',
+        { cpf: '12345678909', referenciaExterna: 'a\u0007b' },
+        'requisicao_invalida',
+      ],
       ['referenciaExterna as a number', { cpf: '12345678909', referenciaExterna: 42 }, 'requisicao_invalida'],
     ])('400 for %s', async (_name, body, code) => {
       const before = await countLinks();
@@ -92,13 +108,23 @@ describe('links', () => {
       ['a form body', 'cpf=12345678909', 'application/x-www-form-urlencoded'],
       ['plain text', '12345678909', 'text/plain'],
     ])('400 requisicao_invalida for %s', async (_name, payload, contentType) => {
-      const response = await service.inject({ method: 'POST', url: '/v1/links', headers: { ...auth, 'content-type': contentType }, payload });
+      const response = await service.inject({
+        method: 'POST',
+        url: '/v1/links',
+        headers: { ...auth, 'content-type': contentType },
+        payload,
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().code).toBe('requisicao_invalida');
     });
 
     it('checks the token before the body', async () => {
-      const response = await service.inject({ method: 'POST', url: '/v1/links', headers: { 'content-type': 'application/json' }, payload: '{' });
+      const response = await service.inject({
+        method: 'POST',
+        url: '/v1/links',
+        headers: { 'content-type': 'application/json' },
+        payload: '{',
+      });
       expect(response.statusCode).toBe(401);
     });
 
@@ -116,9 +142,17 @@ describe('links', () => {
       const response = await create({ cpf: '00000000434' }, 'chave-banco-fora-1');
       expect(response.statusCode).toBe(503);
       expect(response.headers['retry-after']).toBe('30');
-      expect(response.json()).toEqual({ code: 'banco_indisponivel', message: expect.any(String), requestId: response.headers['x-request-id'] });
+      expect(response.json()).toEqual({
+        code: 'banco_indisponivel',
+        message: expect.any(String),
+        requestId: response.headers['x-request-id'],
+      });
       expect(await countLinks()).toBe(before);
-      const keys = await service.ctx.database.db.selectFrom('idempotency_keys').selectAll().where('key', '=', 'chave-banco-fora-1').execute();
+      const keys = await service.ctx.database.db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('key', '=', 'chave-banco-fora-1')
+        .execute();
       expect(keys).toEqual([]);
     });
   });
@@ -190,7 +224,8 @@ describe('links', () => {
       expect(burst.map((r) => r.statusCode).sort()).toEqual([200, 201, 201, 201]);
       const ids = new Set(burst.map((r) => r.json().id as string));
       expect(ids.size).toBe(3);
-      for (const id of ids) expect((await service.inject({ method: 'GET', url: `/v1/links/${id}`, headers: auth })).statusCode).toBe(200);
+      for (const id of ids)
+        expect((await service.inject({ method: 'GET', url: `/v1/links/${id}`, headers: auth })).statusCode).toBe(200);
     });
 
     it('a failed creation stores nothing: the same key works afterwards', async () => {
@@ -229,7 +264,12 @@ describe('links', () => {
         const before = await countLinks();
         const responses = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            createLinkVia(i % 2 === 0 ? service : second, auth, { cpf: '86288366757', referenciaExterna: 'corrida' }, 'pedido-corrida-01'),
+            createLinkVia(
+              i % 2 === 0 ? service : second,
+              auth,
+              { cpf: '86288366757', referenciaExterna: 'corrida' },
+              'pedido-corrida-01',
+            ),
           ),
         );
         const statuses = responses.map((r) => r.statusCode).sort();
@@ -323,7 +363,11 @@ describe('links', () => {
     ])('404 nao_encontrado for %s', async (_name, id) => {
       const response = await get(id);
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ code: 'nao_encontrado', message: expect.any(String), requestId: response.headers['x-request-id'] });
+      expect(response.json()).toEqual({
+        code: 'nao_encontrado',
+        message: expect.any(String),
+        requestId: response.headers['x-request-id'],
+      });
     });
 
     it('401 without a token, even for a non-uuid id', async () => {
@@ -338,7 +382,8 @@ describe('links', () => {
       expect((await get(created.id, late)).json().status).toBe('CRIADO');
       clock.advance(0.001);
       expect((await get(created.id, late)).json().status).toBe('EXPIRADO');
-      const stored = () => service.ctx.database.db.selectFrom('links').select('status').where('id', '=', created.id).executeTakeFirstOrThrow();
+      const stored = () =>
+        service.ctx.database.db.selectFrom('links').select('status').where('id', '=', created.id).executeTakeFirstOrThrow();
       expect((await stored()).status).toBe('CRIADO');
       const result = await sweepOnce(service.ctx);
       expect(result.expiredLinks).toBeGreaterThanOrEqual(1);
@@ -354,8 +399,14 @@ describe('links', () => {
   it('stores neither the CPF nor the url token in plaintext', async () => {
     const created = (await create({ cpf: '71428793860', celular: '11987654321' })).json();
     const token = linkToken(created.url);
-    const row = await service.ctx.database.db.selectFrom('links').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
-    const dump = JSON.stringify(row, (_k, v) => (v instanceof Uint8Array || (v && v.type === 'Buffer') ? Buffer.from(v.data ?? v).toString('latin1') : v));
+    const row = await service.ctx.database.db
+      .selectFrom('links')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    const dump = JSON.stringify(row, (_k, v) =>
+      v instanceof Uint8Array || (v && v.type === 'Buffer') ? Buffer.from(v.data ?? v).toString('latin1') : v,
+    );
     expect(dump).not.toContain('71428793860');
     expect(dump).not.toContain('11987654321');
     expect(dump).not.toContain(token);

@@ -18,7 +18,12 @@ describe('GET /metrics', () => {
     const auth = await service.bearer(channel);
     const token = auth.authorization!.slice('Bearer '.length);
     const inbox = (await service.inject({ method: 'PUT', url: '/v1/sandbox/receptor', headers: auth })).json();
-    await service.inject({ method: 'PUT', url: '/v1/webhooks', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ url: inbox.url }) });
+    await service.inject({
+      method: 'PUT',
+      url: '/v1/webhooks',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ url: inbox.url }),
+    });
     const link = (await createLinkVia(service, auth, { cpf: '12345678909' })).json();
     await service.inject({ method: 'GET', url: `/v1/links/${link.id}`, headers: auth });
     const client = new JourneyClient(service, link.url);
@@ -31,7 +36,9 @@ describe('GET /metrics', () => {
     const metrics = metricsFor(service.ctx);
     const worker = await startDeliveryWorker(service.ctx, { onAttempt: (c, r) => metrics.observeAttempt(c, r) });
     try {
-      await waitFor(async () => /consigna_webhook_queue_depth 0/.test((await service.inject({ method: 'GET', url: '/metrics' })).body));
+      await waitFor(async () =>
+        /consigna_webhook_queue_depth 0/.test((await service.inject({ method: 'GET', url: '/metrics' })).body),
+      );
     } finally {
       await worker.stop();
     }
@@ -40,7 +47,9 @@ describe('GET /metrics', () => {
     expect(response.headers['content-type']).toContain('text/plain');
     const text = response.body;
     expect(text).toMatch(/consigna_http_requests_total\{method="GET",route="\/v1\/links\/:id",status="200"\} 1/);
-    expect(text).toMatch(/consigna_http_request_duration_seconds_bucket\{le="[^"]+",method="POST",route="\/v1\/links",status="201"\}/);
+    expect(text).toMatch(
+      /consigna_http_request_duration_seconds_bucket\{le="[^"]+",method="POST",route="\/v1\/links",status="201"\}/,
+    );
     expect(text).toMatch(/consigna_http_requests_total\{method="GET",route="\/c\/:token",status="200"\}/);
     expect(text).toMatch(/consigna_webhook_attempts_total\{outcome="ENTREGUE"\} 2/);
     expect(text).toMatch(/consigna_webhook_event_to_delivery_seconds_count 2/);

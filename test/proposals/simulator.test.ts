@@ -27,10 +27,25 @@ describe('POST /v1/links/{id}/proposta/simular', () => {
   }
 
   const simulate = (id: string, status: unknown, headers = auth) =>
-    service.inject({ method: 'POST', url: `/v1/links/${id}/proposta/simular`, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify({ status }) });
-  const proposalStatus = async (id: string) => (await service.ctx.database.db.selectFrom('proposals').select('status').where('link_id', '=', id).executeTakeFirstOrThrow()).status;
+    service.inject({
+      method: 'POST',
+      url: `/v1/links/${id}/proposta/simular`,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: JSON.stringify({ status }),
+    });
+  const proposalStatus = async (id: string) =>
+    (await service.ctx.database.db.selectFrom('proposals').select('status').where('link_id', '=', id).executeTakeFirstOrThrow())
+      .status;
   const eventTypes = async (id: string) =>
-    (await service.ctx.database.db.selectFrom('events').select('tipo').where('link_id', '=', id).orderBy('ocorrido_em').orderBy('id').execute()).map((e) => e.tipo);
+    (
+      await service.ctx.database.db
+        .selectFrom('events')
+        .select('tipo')
+        .where('link_id', '=', id)
+        .orderBy('ocorrido_em')
+        .orderBy('id')
+        .execute()
+    ).map((e) => e.tipo);
 
   async function moveTo(id: string, path: string[]) {
     for (const status of path) expect((await simulate(id, status)).json()).toEqual({ status, alterado: true });
@@ -80,7 +95,11 @@ describe('POST /v1/links/{id}/proposta/simular', () => {
       expect(after).toEqual(before);
     } else {
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ code: 'transicao_invalida', message: expect.any(String), requestId: response.headers['x-request-id'] });
+      expect(response.json()).toEqual({
+        code: 'transicao_invalida',
+        message: expect.any(String),
+        requestId: response.headers['x-request-id'],
+      });
       expect(after).toEqual(before);
       expect(await proposalStatus(id)).toBe(from);
     }
@@ -89,11 +108,22 @@ describe('POST /v1/links/{id}/proposta/simular', () => {
   it('carries the proposal as it stands after the change, without personal data', async () => {
     const id = await linkWithProposal();
     await simulate(id, 'FORMALIZADA');
-    const event = await service.ctx.database.db.selectFrom('events').select('payload').where('link_id', '=', id).where('tipo', '=', 'proposta.formalizada').executeTakeFirstOrThrow();
+    const event = await service.ctx.database.db
+      .selectFrom('events')
+      .select('payload')
+      .where('link_id', '=', id)
+      .where('tipo', '=', 'proposta.formalizada')
+      .executeTakeFirstOrThrow();
     const body = JSON.parse(event.payload);
     expect(Object.keys(body).sort()).toEqual(['ambiente', 'id', 'link', 'ocorridoEm', 'proposta', 'tipo']);
     expect(body.link).toEqual({ id, referenciaExterna: null });
-    expect(body.proposta).toEqual({ numero: expect.any(Number), status: 'FORMALIZADA', valor: expect.any(Number), parcelas: expect.any(Number), valorParcela: expect.any(Number) });
+    expect(body.proposta).toEqual({
+      numero: expect.any(Number),
+      status: 'FORMALIZADA',
+      valor: expect.any(Number),
+      parcelas: expect.any(Number),
+      valorParcela: expect.any(Number),
+    });
   });
 
   it('409 sem_proposta before the customer submits', async () => {
@@ -114,7 +144,12 @@ describe('POST /v1/links/{id}/proposta/simular', () => {
   it('400 status_invalido without status; requisicao_invalida for other bodies', async () => {
     const id = await linkWithProposal('00000000604');
     const post = (payload: string) =>
-      service.inject({ method: 'POST', url: `/v1/links/${id}/proposta/simular`, headers: { ...auth, 'content-type': 'application/json' }, payload });
+      service.inject({
+        method: 'POST',
+        url: `/v1/links/${id}/proposta/simular`,
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload,
+      });
     expect((await post('{}')).json().code).toBe('status_invalido');
     expect((await post('{"status":"FORMALIZADA","extra":1}')).json().code).toBe('requisicao_invalida');
     expect((await post('nope')).json().code).toBe('requisicao_invalida');
@@ -135,8 +170,12 @@ describe('POST /v1/links/{id}/proposta/simular', () => {
     const id = await linkWithProposal();
     const db = service.ctx.database.db;
     await sql`create function fail_formalizada() returns trigger language plpgsql as $$
-      begin if new.tipo = 'proposta.formalizada' then raise exception 'simulated outbox failure'; end if; return new; end $$`.execute(db);
-    await sql`create trigger fail_formalizada before insert on events for each row execute function fail_formalizada()`.execute(db);
+      begin if new.tipo = 'proposta.formalizada' then raise exception 'simulated outbox failure'; end if; return new; end $$`.execute(
+      db,
+    );
+    await sql`create trigger fail_formalizada before insert on events for each row execute function fail_formalizada()`.execute(
+      db,
+    );
     try {
       const response = await simulate(id, 'FORMALIZADA');
       expect(response.statusCode).toBe(500);

@@ -91,9 +91,12 @@ describe('forbiddenAddressReason: IPv6', () => {
     expect(refused(ip)).toBe(reason);
   });
 
-  it.each(['2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001::1', '2001:200::1', '3ffe::1'])('allows public %s', (ip) => {
-    expect(refused(ip)).toBeUndefined();
-  });
+  it.each(['2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001::1', '2001:200::1', '3ffe::1'])(
+    'allows public %s',
+    (ip) => {
+      expect(refused(ip)).toBeUndefined();
+    },
+  );
 });
 
 describe('forbiddenAddressReason: IPv4 inside IPv6', () => {

@@ -40,7 +40,10 @@ async function listen(server: http.Server | net.Server, host: string, port: numb
   return (server.address() as net.AddressInfo).port;
 }
 
-async function startReceiver(handler: Handler, opts: { host?: string; port?: number; tls?: { key: string; cert: string } } = {}): Promise<Receiver> {
+async function startReceiver(
+  handler: Handler,
+  opts: { host?: string; port?: number; tls?: { key: string; cert: string } } = {},
+): Promise<Receiver> {
   const requests: Seen[] = [];
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -179,7 +182,12 @@ describe('outbound over http (development switch on)', () => {
     const target = await receiver();
     const r = await receiver((_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${target.port}/outro` }).end());
     const result = await outbound().post(new URL(`http://127.0.0.1:${r.port}/`), BODY, HEADERS);
-    expect(result).toEqual({ ok: false, status: 302, latencyMs: expect.any(Number), error: 'redirecionamento não seguido (HTTP 302)' });
+    expect(result).toEqual({
+      ok: false,
+      status: 302,
+      latencyMs: expect.any(Number),
+      error: 'redirecionamento não seguido (HTTP 302)',
+    });
     expect(r.requests).toHaveLength(1);
     expect(target.requests).toHaveLength(0);
     expect(target.connections).toBe(0);
@@ -271,20 +279,32 @@ describe('outbound address policy (development switch off)', () => {
 
   it('refuses when any resolved address is forbidden', async () => {
     const dns = scriptedResolver([v4('93.184.215.14'), v4('10.0.0.5')]);
-    const result = await outbound({ allowInsecure: false, resolve: dns.resolve }).post(new URL('https://hooks.example.com/'), BODY, HEADERS);
+    const result = await outbound({ allowInsecure: false, resolve: dns.resolve }).post(
+      new URL('https://hooks.example.com/'),
+      BODY,
+      HEADERS,
+    );
     expect(result.error).toBe('endereço recusado: 10.0.0.5 (rede privada)');
   });
 
   it('refuses an IPv4-mapped IPv6 answer', async () => {
     const dns = scriptedResolver([{ address: '::ffff:169.254.169.254', family: 6 }]);
-    const result = await outbound({ allowInsecure: false, resolve: dns.resolve }).post(new URL('https://hooks.example.com/'), BODY, HEADERS);
+    const result = await outbound({ allowInsecure: false, resolve: dns.resolve }).post(
+      new URL('https://hooks.example.com/'),
+      BODY,
+      HEADERS,
+    );
     expect(result.error).toBe('endereço recusado: ::ffff:169.254.169.254 (link-local (IPv4 mapeado))');
   });
 
   it('refuses an IP literal in the URL without asking the resolver', async () => {
     const t = await trap();
     const dns = scriptedResolver([v4('93.184.215.14')]);
-    const result = await outbound({ allowInsecure: false, resolve: dns.resolve }).post(new URL(`https://127.0.0.1:${t.port}/`), BODY, HEADERS);
+    const result = await outbound({ allowInsecure: false, resolve: dns.resolve }).post(
+      new URL(`https://127.0.0.1:${t.port}/`),
+      BODY,
+      HEADERS,
+    );
     expect(result.error).toBe('endereço recusado: 127.0.0.1 (loopback)');
     expect(dns.calls).toEqual([]);
     expect(t.connections).toBe(0);
@@ -300,11 +320,29 @@ describe('outbound over https, pinned to the checked address', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'consigna-outbound-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-      '-subj', '/CN=hooks.example.com', '-addext', 'subjectAltName=DNS:hooks.example.com',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=hooks.example.com',
+        '-addext',
+        'subjectAltName=DNS:hooks.example.com',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     tls = { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -348,7 +386,8 @@ describe('outbound over https, pinned to the checked address', () => {
     const loopback = await trap('127.0.0.1', r.port);
     const dns = scriptedResolver([v4(PLAYS_PUBLIC)]);
     const client = strictClient(dns.resolve);
-    for (let i = 0; i < 6; i++) expect((await client.post(new URL(`https://hooks.example.com:${r.port}/`), BODY, HEADERS)).ok).toBe(true);
+    for (let i = 0; i < 6; i++)
+      expect((await client.post(new URL(`https://hooks.example.com:${r.port}/`), BODY, HEADERS)).ok).toBe(true);
     expect(dns.calls).toHaveLength(6);
     expect(r.connections).toBeLessThanOrEqual(2);
     expect(loopback.connections).toBe(0);

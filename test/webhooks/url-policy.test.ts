@@ -47,12 +47,16 @@ describe('validateWebhookUrl: refused', () => {
     expect(messageOf(base + 'a'.repeat(2049 - base.length))).toBe('A URL deve ter no máximo 2.048 caracteres.');
   });
 
-  it.each(['not a url', 'https://', 'api.example.com/hook', '//api.example.com/', 'https://exa mple.com/', 'https://api.example.com:99999/'])(
-    'refuses unparsable or spaced %j',
-    (raw) => {
-      expect(messageOf(raw)).toMatch(/^A URL (é inválida|não pode conter espaços)/);
-    },
-  );
+  it.each([
+    'not a url',
+    'https://',
+    'api.example.com/hook',
+    '//api.example.com/',
+    'https://exa mple.com/',
+    'https://api.example.com:99999/',
+  ])('refuses unparsable or spaced %j', (raw) => {
+    expect(messageOf(raw)).toMatch(/^A URL (é inválida|não pode conter espaços)/);
+  });
 
   it.each([' https://api.example.com/', 'https://api.example.com/\n', 'https://api.exa\tmple.com/'])(
     'refuses whitespace the parser would drop: %j',
@@ -61,12 +65,15 @@ describe('validateWebhookUrl: refused', () => {
     },
   );
 
-  it.each(['http://api.example.com/', 'ftp://api.example.com/', 'ws://api.example.com/', 'HTTP://api.example.com/', 'javascript:alert(1)'])(
-    'needs https: %s',
-    (raw) => {
-      expect(messageOf(raw)).toBe('A URL deve usar https.');
-    },
-  );
+  it.each([
+    'http://api.example.com/',
+    'ftp://api.example.com/',
+    'ws://api.example.com/',
+    'HTTP://api.example.com/',
+    'javascript:alert(1)',
+  ])('needs https: %s', (raw) => {
+    expect(messageOf(raw)).toBe('A URL deve usar https.');
+  });
 
   it.each(['https://user@api.example.com/', 'https://user:senha@api.example.com/', 'https://:senha@api.example.com/'])(
     'refuses credentials: %s',
@@ -93,9 +100,12 @@ describe('validateWebhookUrl: refused', () => {
     expect(messageOf(raw)).toBe('A URL deve usar um nome de domínio público, não um endereço IP.');
   });
 
-  it.each(['https://localhost/', 'https://LOCALHOST:8443/', 'https://app.localhost/', 'https://a.b.localhost/'])('refuses localhost: %s', (raw) => {
-    expect(messageOf(raw)).toMatch(/localhost|\.localhost/);
-  });
+  it.each(['https://localhost/', 'https://LOCALHOST:8443/', 'https://app.localhost/', 'https://a.b.localhost/'])(
+    'refuses localhost: %s',
+    (raw) => {
+      expect(messageOf(raw)).toMatch(/localhost|\.localhost/);
+    },
+  );
 
   it.each(['https://intranet/', 'https://receptor:8443/', 'https://com/'])('refuses single-label names: %s', (raw) => {
     expect(messageOf(raw)).toBe('A URL deve usar um nome de domínio público completo (ex.: webhooks.exemplo.com.br).');
@@ -125,19 +135,25 @@ describe('validateWebhookUrl: refused', () => {
     expect(messageOf(raw)).toBe('O nome do servidor não pode terminar com ponto.');
   });
 
-  it.each(['https://a..example.com/', 'https://-a.example.com/', 'https://a-.example.com/', 'https://a*b.example.com/', `https://${'a'.repeat(64)}.com/`])(
-    'refuses malformed names: %s',
-    (raw) => {
-      expect(messageOf(raw)).toBe('O nome do servidor na URL é inválido.');
-    },
-  );
+  it.each([
+    'https://a..example.com/',
+    'https://-a.example.com/',
+    'https://a-.example.com/',
+    'https://a*b.example.com/',
+    `https://${'a'.repeat(64)}.com/`,
+  ])('refuses malformed names: %s', (raw) => {
+    expect(messageOf(raw)).toBe('O nome do servidor na URL é inválido.');
+  });
 
-  it.each(['https://api.example.com:1/', 'https://api.example.com:80/', 'https://api.example.com:442/', 'https://api.example.com:444/', 'https://api.example.com:1024/'])(
-    'refuses privileged ports other than 443: %s',
-    (raw) => {
-      expect(messageOf(raw)).toBe('A porta deve ser 443 ou maior que 1024.');
-    },
-  );
+  it.each([
+    'https://api.example.com:1/',
+    'https://api.example.com:80/',
+    'https://api.example.com:442/',
+    'https://api.example.com:444/',
+    'https://api.example.com:1024/',
+  ])('refuses privileged ports other than 443: %s', (raw) => {
+    expect(messageOf(raw)).toBe('A porta deve ser 443 ou maior que 1024.');
+  });
 });
 
 describe('validateWebhookUrl: development switch', () => {

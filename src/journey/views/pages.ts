@@ -129,7 +129,12 @@ export function dataPage(ctx: PageContext, stored: Record<string, string>): Safe
   );
 }
 
-export function reviewPage(ctx: PageContext, offer: Offer, customer: { nome: string; email: string; chavePix: string }, failure: string | null): SafeHtml {
+export function reviewPage(
+  ctx: PageContext,
+  offer: Offer,
+  customer: { nome: string; email: string; chavePix: string },
+  failure: string | null,
+): SafeHtml {
   return layout(
     { title: 'Revise sua proposta', sandbox: ctx.sandbox, progress: { step: 6, of: STEPS } },
     html`<h1>Revise e envie sua proposta</h1>

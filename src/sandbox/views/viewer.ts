@@ -34,7 +34,9 @@ function eventItem(event: ReceivedEvent): SafeHtml {
     ${event.eventoId ? html`<span class="id">ID ${event.eventoId}</span>` : ''}
   </div>
   <details><summary>Corpo</summary><pre>${body === '' ? '(vazio)' : body}</pre></details>
-  <details><summary>Cabeçalhos</summary><pre>${Object.entries(event.headers).map(([k, v]) => `${k}: ${v}\n`).join('')}</pre></details>
+  <details><summary>Cabeçalhos</summary><pre>${Object.entries(event.headers)
+    .map(([k, v]) => `${k}: ${v}\n`)
+    .join('')}</pre></details>
 </li>`;
 }
 
@@ -62,8 +64,15 @@ ${body}
 </html>`;
 }
 
-export function viewerPage(token: string, responderStatus: number, events: ReceivedEvent[], inboxUrl: string, notice?: Notice): SafeHtml {
-  const noticeText = notice === 'modo' ? `Agora respondendo com ${responderStatus}.` : notice === 'limpo' ? 'Eventos apagados.' : '';
+export function viewerPage(
+  token: string,
+  responderStatus: number,
+  events: ReceivedEvent[],
+  inboxUrl: string,
+  notice?: Notice,
+): SafeHtml {
+  const noticeText =
+    notice === 'modo' ? `Agora respondendo com ${responderStatus}.` : notice === 'limpo' ? 'Eventos apagados.' : '';
   return shell(
     'Receptor de testes',
     html`<h1>Eventos recebidos</h1>
@@ -94,5 +103,8 @@ export function viewerPage(token: string, responderStatus: number, events: Recei
 
 /** Not found, too many requests, an invalid form value: same look, a way back when there is one. */
 export function viewerMessagePage(heading: string, text: string, back?: string): SafeHtml {
-  return shell(heading, html`<h1>${heading}</h1><p>${text}</p>${back ? html`<p><a class="voltar" href="${back}">Voltar aos eventos</a></p>` : ''}`);
+  return shell(
+    heading,
+    html`<h1>${heading}</h1><p>${text}</p>${back ? html`<p><a class="voltar" href="${back}">Voltar aos eventos</a></p>` : ''}`,
+  );
 }
