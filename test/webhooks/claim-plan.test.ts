@@ -99,6 +99,21 @@ describe('delivery queue plans', () => {
     },
   );
 
+  // A role that may not ANALYZE claims `ordered` (see claimDue): the oldest due rows
+  // first, with the planner settings confined to the claim's own transaction.
+  it('ordered claims take the oldest due rows first and leave the settings as they were', async () => {
+    const claimed = await claimDue(database.db, new Date(), 300, 60, { ordered: true });
+    expect(claimed).toHaveLength(300);
+    const times = claimed.map((c) => c.eventAt);
+    const { rows } = await sql<{ oldest: number; sort: string }>`
+      select (extract(epoch from min(next_attempt_at)) * 1000)::float8 as oldest, current_setting('enable_sort') as sort
+      from deliveries where status = 'PENDENTE' and lease_id is null
+    `.execute(database.db);
+    expect(Math.max(...times)).toBeLessThanOrEqual(rows[0]!.oldest);
+    expect(rows[0]!.sort).toBe('on');
+    expect(await releaseClaims(database.db, claimed, new Date())).toBe(300);
+  });
+
   const countDelivered = async () =>
     (await sql<{ n: number }>`select count(*)::int as n from deliveries where status = 'ENTREGUE'`.execute(database.db)).rows[0]!
       .n;
