@@ -158,12 +158,16 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     },
     worker,
     async close() {
-      await worker?.stop();
-      await app.close();
-      await outbound.close();
-      if (shared) return;
-      await db.close();
-      if (!options.database && !options.dataDir) await database.drop();
+      try {
+        await worker?.stop();
+        await app.close();
+        await outbound.close();
+        if (!shared) await db.close();
+      } finally {
+        // Also when closing failed (a test that closed the database itself): never leave
+        // a test database behind on the server.
+        if (!shared && !options.database && !options.dataDir) await database.drop();
+      }
     },
   };
   return service;
