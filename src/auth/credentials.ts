@@ -1,6 +1,7 @@
 // Where the client credentials come from: the Basic header (recommended) or the
 // form body, never both (decisions §1).
 import { AppError } from '../errors.ts';
+import { isCleanText } from '../text/unicode.ts';
 
 export interface Credentials {
   clientId: string;
@@ -32,11 +33,11 @@ export function readCredentials(authorization: string | undefined, body: Record<
     if (colon <= 0) {
       throw clientAuthFailed('Autenticação do cliente inválida: use Authorization: Basic base64(client_id:client_secret).', true);
     }
-    return {
+    return wellFormed({
       clientId: formDecode(decoded.slice(0, colon)),
       clientSecret: formDecode(decoded.slice(colon + 1)),
       usedBasic: true,
-    };
+    });
   }
   if (!inBody) {
     throw clientAuthFailed(
@@ -47,7 +48,25 @@ export function readCredentials(authorization: string | undefined, body: Record<
   if (!body.client_id || !body.client_secret) {
     throw clientAuthFailed('Credenciais incompletas: envie client_id e client_secret.', false);
   }
-  return { clientId: body.client_id, clientSecret: body.client_secret, usedBasic: false };
+  return wellFormed({ clientId: body.client_id, clientSecret: body.client_secret, usedBasic: false });
+}
+
+// Issued ids and secrets are short base62 text. A value with a control character
+// (NUL cannot even be sent to PostgreSQL as text), ill-formed UTF-16 or a length no
+// credential has is malformed: refused before any query, and counted nowhere, since
+// no real credential was tried.
+const MAX_CREDENTIAL_LENGTH = 256;
+
+function wellFormed(credentials: Credentials): Credentials {
+  for (const [name, value] of [
+    ['client_id', credentials.clientId],
+    ['client_secret', credentials.clientSecret],
+  ] as const) {
+    if (value.length > MAX_CREDENTIAL_LENGTH || !isCleanText(value)) {
+      throw invalidRequest(`${name} malformado: caracteres não permitidos ou comprimento acima de ${MAX_CREDENTIAL_LENGTH}.`);
+    }
+  }
+  return credentials;
 }
 
 /** RFC 6749 §2.3.1: the Basic user and password are form-urlencoded before base64. */

@@ -68,7 +68,7 @@ export function registerTokenRoutes(app: App, ctx: Context): void {
             200: withHeaders(TokenResponse, { ...NO_STORE, Pragma: { type: 'string', enum: ['no-cache'] } }, 'Token emitido.'),
             400: OAuthErrorBody(
               ['invalid_request', 'unsupported_grant_type'],
-              'Requisição de token inválida (corpo não é form, parâmetro repetido, grant_type ausente ou diferente de client_credentials, credenciais no cabeçalho e no corpo ao mesmo tempo).',
+              'Requisição de token inválida (corpo não é form, parâmetro repetido, grant_type ausente ou diferente de client_credentials, credenciais no cabeçalho e no corpo ao mesmo tempo, client_id ou client_secret malformado: caractere de controle ou mais de 256 caracteres). Não conta para o bloqueio.',
             ),
             401: OAuthErrorBody(
               ['invalid_client'],

@@ -1,6 +1,7 @@
 // Channel administration, used by the `consigna channels …` commands and by the
 // demo channel of `npm start`. Client secrets are shown once and stored as keyed hashes.
 import type { Context } from '../context.ts';
+import { isCleanText } from '../text/unicode.ts';
 import { newClientId, newClientSecret, uuidv7 } from '../crypto/random.ts';
 import { normalizeCidr } from './ip-allow-list.ts';
 import { announceChannelChange, forgetChannelLocally } from '../auth/token-cache.ts';
@@ -39,6 +40,7 @@ export const hashClientSecret = (deps: Pick<Context, 'keys'>, secret: string): B
 export async function createChannel(deps: Deps, input: { name: string; allowIps?: string[] }): Promise<IssuedCredentials> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > 200) throw new ChannelInputError('--name must have 1 to 200 characters');
+  if (!isCleanText(name)) throw new ChannelInputError('--name must not hold control, bidirectional or ill-formed characters');
   const allowed = (input.allowIps ?? []).flatMap((entry) => entry.split(',')).filter((e) => e.trim() !== '');
   const cidrs = allowed.map((entry) => {
     const cidr = normalizeCidr(entry);

@@ -36,6 +36,8 @@ export interface Config {
     api: RateLimit;
     inbox: RateLimit;
     journey: RateLimit;
+    /** Per source address, for path tokens (link, inbox) that do not exist. */
+    unknownToken: RateLimit;
   };
   pgPoolSize: number;
   worker: {
@@ -109,6 +111,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       api: read.rateLimit('CONSIGNA_RATE_LIMIT_API', { max: 30_000, windowSeconds: 60 }),
       inbox: read.rateLimit('CONSIGNA_RATE_LIMIT_INBOX', { max: 1200, windowSeconds: 60 }),
       journey: read.rateLimit('CONSIGNA_RATE_LIMIT_JOURNEY', { max: 300, windowSeconds: 60 }),
+      unknownToken: read.rateLimit('CONSIGNA_RATE_LIMIT_UNKNOWN_TOKEN', { max: 300, windowSeconds: 60 }),
     },
     pgPoolSize: read.int('CONSIGNA_PG_POOL_SIZE', 20, { min: 1, max: 500 }),
     worker: {

@@ -1,4 +1,5 @@
 import type { DB } from './database.ts';
+import { isDbUnavailable } from './unavailable.ts';
 
 /**
  * Coalesces the lookups made during one turn of the event loop into one query.
@@ -9,8 +10,14 @@ import type { DB } from './database.ts';
  * GET /v1/links/{id}. The batch is sent on setImmediate, right after the poll phase
  * that queued it, so a lone request waits for nothing but the end of its own turn.
  *
- * `load` answers with one result per key, in the order of the keys. If it fails,
- * every lookup of the batch fails with its error.
+ * `load` answers with one result per key, in the order of the keys.
+ *
+ * One request's input must never fail another's: when a batch of several fails for
+ * any reason but an unavailable database, each key is loaded again on its own, so
+ * only the request whose input caused the failure gets the error. `load` must
+ * therefore be safe to repeat after a failure: a single statement, which PostgreSQL
+ * rolls back as a whole when it fails. (An unavailable database fails every key
+ * alike, and a retry could not tell whether a commit had happened.)
  */
 export function batched<K, V>(load: (keys: readonly K[]) => Promise<readonly V[]>, maxBatch = 100): (key: K) => Promise<V> {
   let pending: { key: K; resolve: (value: V) => void; reject: (error: unknown) => void }[] = [];
@@ -25,7 +32,11 @@ export function batched<K, V>(load: (keys: readonly K[]) => Promise<readonly V[]
           for (let i = 0; i < slice.length; i++) slice[i]!.resolve(values[i]!);
         },
         (error: unknown) => {
-          for (const entry of slice) entry.reject(error);
+          if (slice.length === 1 || isDbUnavailable(error)) {
+            for (const entry of slice) entry.reject(error);
+            return;
+          }
+          for (const entry of slice) load([entry.key]).then((values) => entry.resolve(values[0]!), entry.reject);
         },
       );
     }

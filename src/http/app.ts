@@ -8,7 +8,7 @@ import type { Context } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { validatorCompiler } from './validation.ts';
 import { ErrorBody } from './schemas.ts';
-import { sendError, toAppError } from './error-handler.ts';
+import { reportError, sendError } from './error-handler.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerHealthRoutes } from './health.routes.ts';
 import { registerAuth } from '../auth/bearer.ts';
@@ -25,6 +25,7 @@ import { registerViewerRoutes } from '../sandbox/viewer.routes.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { metricsFor } from '../observability/metrics.ts';
 import { LazyChildLogger, type Logger } from '../observability/logger.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../text/json.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -61,10 +62,18 @@ export async function buildApp(ctx: Context): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
 
   // An empty body sent as application/json is no body (clients often send the header
-  // on every request); anything else goes through Fastify's own safe JSON parser.
+  // on every request); anything else goes through Fastify's own safe JSON parser,
+  // after a depth check: no body of ours nests deeper than 3, and anything that later
+  // serializes or walks a parsed value recursively would overflow on a deep one.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
+    if (nestsDeeperThan(body as string)) {
+      return done(
+        new AppError(400, 'requisicao_invalida', `JSON com mais de ${MAX_JSON_DEPTH} níveis de aninhamento.`),
+        undefined,
+      );
+    }
     return parseJson(request, body as string, done);
   });
 
@@ -120,15 +129,7 @@ export async function buildApp(ctx: Context): Promise<App> {
     done(null, payload);
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error as Error, request);
-    if (appError.status >= 500 && appError.code === 'erro_interno') {
-      request.log.error({ err: error, route: request.routeOptions.url }, 'unexpected error');
-    } else if (appError.code === 'db_unavailable') {
-      request.log.warn({ err: { message: (error as Error).message } }, 'database unavailable');
-    }
-    return sendError(appError, request, reply);
-  });
+  app.setErrorHandler((error, request, reply) => sendError(reportError(error as Error, request), request, reply));
 
   app.setNotFoundHandler((request, reply) => sendError(notFound('Rota não encontrada.'), request, reply));
 

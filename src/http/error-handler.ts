@@ -37,6 +37,8 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
           : describe(first, fastifyError.validationContext);
     return new AppError(400, code, message);
   }
+  // Before the database check: a client's dropped connection is also an ECONNRESET.
+  if (isClientAbort(error, request)) return new AppError(400, 'requisicao_invalida', 'Requisição interrompida pelo cliente.');
   if (isDbUnavailable(error)) return dbUnavailable();
 
   switch (fastifyError.code) {
@@ -61,6 +63,24 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
     return new AppError(status, 'requisicao_invalida', 'Requisição inválida.');
   }
   return new AppError(500, 'erro_interno', 'Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.');
+}
+
+/** The client closed the connection before its body had arrived (nothing of ours failed). */
+function isClientAbort(error: Error, request: FastifyRequest): boolean {
+  return (error as { code?: string }).code === 'ECONNRESET' && (request.raw.readableAborted || request.raw.destroyed);
+}
+
+/** toAppError, with the log line each kind of failure deserves. */
+export function reportError(error: Error, request: FastifyRequest): AppError {
+  const appError = toAppError(error, request);
+  if (appError.status >= 500 && appError.code === 'erro_interno') {
+    request.log.error({ err: error, route: request.routeOptions.url }, 'unexpected error');
+  } else if (appError.code === 'db_unavailable') {
+    request.log.warn({ err: { message: error.message } }, 'database unavailable');
+  } else if (isClientAbort(error, request)) {
+    request.log.info({ route: request.routeOptions.url }, 'client closed the connection before sending the whole body');
+  }
+  return appError;
 }
 
 function fieldOf(error: AjvError): string | undefined {
@@ -94,4 +114,14 @@ export function sendError(error: AppError, request: FastifyRequest, reply: Fasti
     return reply.send({ error: code, error_description: error.message, requestId: request.id });
   }
   return reply.send({ code: error.code, message: error.message, requestId: request.id });
+}
+
+/** Title and text of an HTML error page (hosted journey, inbox viewer) for an error. */
+export function pageTextFor(error: AppError, requestId: string): { title: string; text: string } {
+  if (error.code === 'db_unavailable') return { title: 'Serviço indisponível', text: 'Tente novamente em instantes.' };
+  if (error.status >= 500) {
+    return { title: 'Algo deu errado', text: `Tente novamente. Se o problema continuar, informe o código ${requestId}.` };
+  }
+  if (error.status === 413) return { title: 'Dados grandes demais', text: 'Volte, confira os dados e tente novamente.' };
+  return { title: 'Requisição inválida', text: 'Volte e tente novamente.' };
 }

@@ -111,6 +111,22 @@ export class RateLimiter {
   }
 }
 
+/**
+ * For pages and endpoints protected only by a token in the path (hosted journey,
+ * test inbox): a token that exists is counted under its own key; one that does not
+ * is counted under the source address. A guessed token then leaves no row of its
+ * own (2,000 guesses once left 2,000 counter rows for a day), and guessing is bounded
+ * per source, however many tokens are tried.
+ */
+export function hitPathToken(
+  limiter: RateLimiter,
+  tokenKey: string | undefined,
+  ip: string,
+  limits: { token: RateLimit; unknownToken: RateLimit },
+): Decision {
+  return tokenKey === undefined ? limiter.hit(`desconhecido:${ip}`, limits.unknownToken) : limiter.hit(tokenKey, limits.token);
+}
+
 /** Applies a decision: headers always, 429 limite_excedido when refused. */
 export function enforce(reply: { header(name: string, value: string): unknown }, decision: Decision): void {
   if (decision.limit === 0) return;

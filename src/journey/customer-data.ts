@@ -3,6 +3,7 @@
 import type { CustomerData } from '../bank/bank-gateway.ts';
 import { isValidCpf } from '../links/cpf.ts';
 import { isValidCelular } from '../links/celular.ts';
+import { isCleanText } from '../text/unicode.ts';
 
 export type FieldErrors = Partial<Record<keyof CustomerData, string>>;
 
@@ -29,7 +30,7 @@ export function validateCustomerData(input: Record<string, unknown>, now: Date):
 
   const email = text('email').toLowerCase();
   if (email === '') errors.email = 'Informe seu e-mail.';
-  else if (email.length > 254 || !EMAIL.test(email))
+  else if (email.length > 254 || !EMAIL.test(email) || !isCleanText(email))
     errors.email = 'E-mail inválido: confira o endereço, por exemplo nome@exemplo.com.';
 
   const chavePix = normalizePixKey(text('chavePix'));

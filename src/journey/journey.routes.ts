@@ -5,13 +5,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app.ts';
 import type { Context } from '../context.ts';
 import { setPageHeaders } from '../http/security-headers.ts';
+import { pageTextFor, reportError } from '../http/error-handler.ts';
 import { addAssetDir } from '../http/assets.ts';
 import type { SafeHtml } from '../http/html.ts';
 import { maskCelular } from '../links/celular.ts';
 import type { CustomerData } from '../bank/bank-gateway.ts';
 import * as journey from './journey.service.ts';
 import { hashLinkToken } from '../links/links.service.ts';
-import type { RateLimiter } from '../http/rate-limit.ts';
+import { hitPathToken, type RateLimiter } from '../http/rate-limit.ts';
 import * as pages from './views/pages.ts';
 
 const TOKEN = /^[A-Za-z0-9]{43}$/;
@@ -35,10 +36,14 @@ const ACTIONS: Record<string, Action> = {
 export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimiter): void {
   addAssetDir(path.join(import.meta.dirname, 'assets'));
   const sandbox = ctx.config.ambiente === 'SANDBOX';
+  const publicOrigin = new URL(ctx.config.publicBaseUrl).origin;
 
-  // Per link token, shared across processes: bounds guessing and scripted abuse of one link.
-  const limited = (token: string, reply: FastifyReply): boolean => {
-    const decision = limiter.hit(`journey:${hashLinkToken(ctx, token).toString('base64url')}`, ctx.config.rateLimits.journey);
+  // Per link token, shared across processes: bounds scripted abuse of one link. A token
+  // that does not exist counts against the source address instead (guessing).
+  const { journey: tokenLimit, unknownToken } = ctx.config.rateLimits;
+  const limited = (token: string, known: boolean, request: FastifyRequest, reply: FastifyReply): boolean => {
+    const key = known ? `journey:${hashLinkToken(ctx, token).toString('base64url')}` : undefined;
+    const decision = hitPathToken(limiter, key, request.ip, { token: tokenLimit, unknownToken });
     if (decision.allowed) return false;
     reply.header('retry-after', String(decision.reset));
     send(
@@ -55,15 +60,21 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
   };
 
   void app.register(async (scope) => {
+    // A failure here answers with a page like every other answer of the journey.
+    scope.setErrorHandler((error, request, reply) => {
+      const appError = reportError(error as Error, request);
+      const { title, text } = pageTextFor(appError, request.id);
+      return send(reply.headers(appError.headers), appError.status, pages.messagePage({ sandbox }, title, title, text));
+    });
     scope.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 8192 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
 
     scope.get<{ Params: Params }>('/c/:token', { schema: { hide: true } }, async (request, reply) => {
       const { token } = request.params;
-      if (!TOKEN.test(token)) return send(reply, 404, invalidLinkPage(sandbox));
-      if (limited(token, reply)) return reply;
-      return render(ctx, reply, token, await journey.loadPage(ctx, token), { errors: {}, values: {} });
+      const page: journey.Page = TOKEN.test(token) ? await journey.loadPage(ctx, token) : { kind: 'invalido' };
+      if (limited(token, page.kind !== 'invalido', request, reply)) return reply;
+      return render(ctx, reply, token, page, { errors: {}, values: {} });
     });
 
     scope.post<{ Params: Params & { action: string }; Body: Record<string, string> }>(
@@ -72,9 +83,10 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
       async (request, reply) => {
         const { token, action } = request.params;
         const run = ACTIONS[action];
-        if (!TOKEN.test(token) || !run) return send(reply, 404, invalidLinkPage(sandbox));
-        if (limited(token, reply)) return reply;
-        if (!sameOrigin(request, ctx.config.publicBaseUrl)) {
+        const known = run !== undefined && TOKEN.test(token) && (await journey.linkExists(ctx, token));
+        if (limited(token, known, request, reply)) return reply;
+        if (!run || !known) return send(reply, 404, invalidLinkPage(sandbox));
+        if (!sameOrigin(request, publicOrigin)) {
           return send(
             reply,
             403,
@@ -109,12 +121,18 @@ function send(reply: FastifyReply, status: number, page: SafeHtml): FastifyReply
   return setPageHeaders(reply.code(status)).send(page.value);
 }
 
-/** Browsers send Origin on form posts; a post from another site is refused. */
-function sameOrigin(request: FastifyRequest, publicBaseUrl: string): boolean {
+/**
+ * Browsers send Origin on form posts; a post from another site is refused. Origin is
+ * any text a client chooses (two headers arrive joined by a comma): anything that is
+ * not exactly a serialized origin is treated as another site's.
+ */
+function sameOrigin(request: FastifyRequest, publicOrigin: string): boolean {
   const origin = request.headers.origin;
-  if (!origin || origin === 'null') return true;
+  if (!origin || origin === 'null' || origin === publicOrigin) return true;
   const host = request.headers.host;
-  return origin === new URL(publicBaseUrl).origin || (host !== undefined && new URL(origin).host === host);
+  if (host === undefined || !URL.canParse(origin)) return false;
+  const parsed = new URL(origin);
+  return parsed.origin === origin && parsed.host === host;
 }
 
 const invalidLinkPage = (sandbox: boolean) =>

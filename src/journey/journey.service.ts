@@ -45,6 +45,11 @@ export const END_REASONS: Record<string, string> = {
   sem_oferta: 'O banco não tem ofertas disponíveis para você neste momento.',
 };
 
+/** Whether a link token names a link (any status). */
+export async function linkExists(deps: Deps, token: string): Promise<boolean> {
+  return (await findLinkByTokenHash(deps.database.db, hashLinkToken(deps, token))) !== undefined;
+}
+
 /** What GET shows; the first open of a link moves it to ABERTO. */
 export async function loadPage(deps: Deps, token: string): Promise<Page> {
   const link = await findLinkByTokenHash(deps.database.db, hashLinkToken(deps, token));

@@ -93,7 +93,10 @@ const CreateLinkBody = Type.Object(
     ),
     referenciaExterna: Type.Optional(
       Type.String({
-        description: 'Referência do canal (ex.: id do promotor); até 100 caracteres imprimíveis, sem espaços nas pontas.',
+        description:
+          'Referência do canal (ex.: id do promotor); até 100 caracteres, sem espaços nas pontas. Recusados (400 `requisicao_invalida`): ' +
+          'caracteres de controle (U+0000–U+001F, U+007F–U+009F), U+2028, U+2029, controles de direção de texto ' +
+          '(U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) e UTF-16 malformado (substituto isolado).',
         examples: ['promotor-42'],
       }),
     ),

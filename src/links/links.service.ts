@@ -1,5 +1,6 @@
 // Link creation with idempotency (decisions §3) and link reads.
 import type { Context } from '../context.ts';
+import { CLEAN_TEXT_RULE, isCleanText } from '../text/unicode.ts';
 import { AppError, badRequest, conflict, notFound } from '../errors.ts';
 import { addSeconds } from '../clock.ts';
 import { isUuid, newLinkToken, uuidv7 } from '../crypto/random.ts';
@@ -33,9 +34,6 @@ export interface CreateLinkResult {
 }
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
-// Printable: no control characters (C0, DEL, C1), no line or paragraph separators.
-// eslint-disable-next-line no-control-regex
-const NOT_PRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 export const hashLinkToken = (deps: Pick<Context, 'keys'>, token: string): Buffer => deps.keys.hash('link-token', token);
 export const hashCpf = (deps: Pick<Context, 'keys'>, cpf: string): Buffer => deps.keys.hash('cpf', cpf);
@@ -146,8 +144,8 @@ function normalizeReference(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw badRequest('requisicao_invalida', 'referenciaExterna deve ser texto.');
   const trimmed = value.trim();
-  if (trimmed.length > 100 || NOT_PRINTABLE.test(trimmed)) {
-    throw badRequest('requisicao_invalida', 'referenciaExterna inválida: até 100 caracteres imprimíveis.');
+  if (trimmed.length > 100 || !isCleanText(trimmed)) {
+    throw badRequest('requisicao_invalida', `referenciaExterna inválida: até 100 caracteres, ${CLEAN_TEXT_RULE}.`);
   }
   return trimmed === '' ? undefined : trimmed;
 }

@@ -3,14 +3,14 @@ import type { FastifyReply } from 'fastify';
 import type { App } from '../http/app.ts';
 import type { Context } from '../context.ts';
 import { DateTime, ErrorBody, NoContent, bearerErrors, withHeaders } from '../http/schemas.ts';
-import { notFound as appNotFound } from '../errors.ts';
-import { enforce, type RateLimiter } from '../http/rate-limit.ts';
+import type { FastifyRequest } from 'fastify';
+import type { RateLimiter } from '../http/rate-limit.ts';
+import { inboxOfRequest } from './inbox-guard.ts';
 import {
   ALLOWED_STATUSES,
   MAX_BODY_BYTES,
   clearReceived,
   ensureInbox,
-  hashInboxToken,
   listReceived,
   receive,
   setResponderStatus,
@@ -44,22 +44,33 @@ const ReceivedEvent = Type.Object(
     motivo: Type.Optional(Type.String()),
     respondeuStatus: Type.Integer(),
     headers: Type.Record(Type.String(), Type.String()),
-    corpo: Type.Unknown({ description: 'Corpo como recebido: JSON, ou texto quando não é JSON.' }),
+    corpo: Type.Unknown({
+      description:
+        'Corpo como recebido: JSON, ou texto quando não é JSON. Um JSON com mais de 64 níveis de aninhamento vem como texto, com `corpoAviso`.',
+    }),
+    corpoAviso: Type.Optional(
+      Type.String({
+        description: 'Presente quando um corpo em JSON é mostrado como texto, e por quê (aninhamento acima de 64 níveis).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
 const TokenParams = Type.Object({ token: Type.String({ description: 'Token do receptor (prefixo `sbx_`).' }) });
 const notFound = ErrorBody(['nao_encontrado'], 'Receptor não encontrado.');
-const limited = ErrorBody(['limite_excedido'], 'Limite de requisições do token excedido.', {
-  'Retry-After': { type: 'integer' },
-});
-const inboxNotFound = () => appNotFound('Receptor de testes não encontrado.');
+const limited = ErrorBody(
+  ['limite_excedido'],
+  'Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem).',
+  {
+    'Retry-After': { type: 'integer' },
+  },
+);
 const HEADERS_NOT_STORED = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter): void {
-  const limitToken = (token: string, reply: FastifyReply) =>
-    enforce(reply, limiter.hit(`inbox:${hashInboxToken(ctx, token).toString('base64url')}`, ctx.config.rateLimits.inbox));
+  const inboxOf = (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) =>
+    inboxOfRequest(ctx, limiter, request, reply);
 
   app.put(
     '/v1/sandbox/receptor',
@@ -136,8 +147,8 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
       },
     },
     async (request, reply) => {
-      limitToken(request.params.token, reply);
-      return { responderStatus: await setResponderStatus(ctx, request.params.token, request.body.responderStatus) };
+      const inbox = await inboxOf(request, reply);
+      return { responderStatus: await setResponderStatus(ctx, inbox, request.body.responderStatus) };
     },
   );
 
@@ -160,10 +171,7 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
         },
       },
     },
-    async (request, reply) => {
-      limitToken(request.params.token, reply);
-      return listReceived(ctx, request.params.token);
-    },
+    async (request, reply) => listReceived(ctx, await inboxOf(request, reply)),
   );
 
   app.delete(
@@ -178,8 +186,7 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
       },
     },
     async (request, reply) => {
-      limitToken(request.params.token, reply);
-      await clearReceived(ctx, { token: request.params.token });
+      await clearReceived(ctx, await inboxOf(request, reply));
       return reply.code(204).send();
     },
   );
@@ -213,15 +220,13 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
         },
       },
       async (request, reply) => {
-        const { token } = request.params as { token: string };
-        limitToken(token, reply);
+        const inbox = await inboxOf(request as FastifyRequest<{ Params: { token: string } }>, reply);
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(request.headers)) {
           if (value !== undefined && !HEADERS_NOT_STORED.has(name))
             headers[name] = Array.isArray(value) ? value.join(', ') : value;
         }
-        const status = await receive(ctx, token, headers, typeof request.body === 'string' ? request.body : '');
-        if (status === undefined) throw inboxNotFound();
+        const status = await receive(ctx, inbox, headers, typeof request.body === 'string' ? request.body : '');
         // The configured status may be one the schema documents as an error (400,
         // 404…): send pre-serialized text so the error schema does not apply.
         reply.code(status as 200);

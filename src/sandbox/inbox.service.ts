@@ -1,6 +1,7 @@
 // The sandbox test inbox (spec, Test inbox; decisions §6): a receiver a channel can
 // register as its webhook to watch signed events arrive before writing any code.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { InboxesTable } from '../db/tables.ts';
 import type { Context } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { newInboxToken, uuidv7 } from '../crypto/random.ts';
@@ -8,6 +9,7 @@ import { verifySignature } from '../webhooks/signature.ts';
 import { findWebhook, signingSecrets } from '../webhooks/webhooks.service.ts';
 import type { InboxReceiver } from '../webhooks/delivery/deliverer.ts';
 import { hashInboxToken } from '../webhooks/url-policy.ts';
+import { MAX_JSON_DEPTH, parseBoundedJson } from '../text/json.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
 
@@ -33,7 +35,11 @@ export interface ReceivedEvent {
   respondeuStatus: number;
   headers: Record<string, string>;
   corpo: unknown;
+  /** Why a body that looks like JSON is shown as text (too deeply nested). */
+  corpoAviso?: string;
 }
+
+export const TOO_DEEP_NOTICE = `JSON com mais de ${MAX_JSON_DEPTH} níveis de aninhamento: mostrado como texto, sem interpretar.`;
 
 export { hashInboxToken };
 
@@ -86,7 +92,10 @@ export async function ensureInbox(deps: Deps, channelId: string, responderStatus
   return inboxOf(deps, deps.keys.open(row.token_sealed), row.responder_status);
 }
 
-async function inboxByToken(deps: Deps, token: string) {
+export type InboxRow = Selectable<InboxesTable>;
+
+/** The inbox a path token names; undefined for a malformed or unknown token. */
+export async function findInbox(deps: Deps, token: string): Promise<InboxRow | undefined> {
   if (!/^sbx_[A-Za-z0-9]{32}$/.test(token)) return undefined;
   return deps.database.db
     .selectFrom('inboxes')
@@ -95,12 +104,10 @@ async function inboxByToken(deps: Deps, token: string) {
     .executeTakeFirst();
 }
 
-const inboxNotFound = () => notFound('Receptor de testes não encontrado.');
+export const inboxNotFound = () => notFound('Receptor de testes não encontrado.');
 
-export async function setResponderStatus(deps: Deps, token: string, value: unknown): Promise<number> {
+export async function setResponderStatus(deps: Deps, inbox: InboxRow, value: unknown): Promise<number> {
   const status = checkStatus(value);
-  const inbox = await inboxByToken(deps, token);
-  if (!inbox) throw inboxNotFound();
   await deps.database.db
     .updateTable('inboxes')
     .set({ responder_status: status, atualizado_em: deps.clock.now() })
@@ -109,9 +116,7 @@ export async function setResponderStatus(deps: Deps, token: string, value: unkno
   return status;
 }
 
-export async function listReceived(deps: Deps, token: string): Promise<{ responderStatus: number; eventos: ReceivedEvent[] }> {
-  const inbox = await inboxByToken(deps, token);
-  if (!inbox) throw inboxNotFound();
+export async function listReceived(deps: Deps, inbox: InboxRow): Promise<{ responderStatus: number; eventos: ReceivedEvent[] }> {
   const rows = await deps.database.db
     .selectFrom('inbox_events')
     .selectAll()
@@ -131,37 +136,30 @@ export async function listReceived(deps: Deps, token: string): Promise<{ respond
       ...(r.motivo !== null ? { motivo: r.motivo } : {}),
       respondeuStatus: r.respondeu_status,
       headers: r.headers,
-      corpo: parseBody(r.corpo),
+      ...bodyOf(r.corpo),
     })),
   };
 }
 
-function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+/** The stored text as JSON when it is JSON within the depth bound; as text otherwise. */
+function bodyOf(text: string): Pick<ReceivedEvent, 'corpo' | 'corpoAviso'> {
+  const parsed = parseBoundedJson(text);
+  if (parsed.kind === 'json') return { corpo: parsed.value };
+  return parsed.reason === 'profundidade' ? { corpo: text, corpoAviso: TOO_DEEP_NOTICE } : { corpo: text };
 }
 
-export async function clearReceived(deps: Deps, where: { channelId: string } | { token: string }): Promise<void> {
+/** Deletes the stored events of an inbox (by token) or of the channel's inbox. */
+export async function clearReceived(deps: Deps, which: InboxRow | { channelId: string }): Promise<void> {
   const inbox =
-    'token' in where
-      ? await inboxByToken(deps, where.token)
-      : await deps.database.db.selectFrom('inboxes').selectAll().where('channel_id', '=', where.channelId).executeTakeFirst();
+    'channelId' in which
+      ? await deps.database.db.selectFrom('inboxes').select('id').where('channel_id', '=', which.channelId).executeTakeFirst()
+      : which;
   if (!inbox) throw inboxNotFound();
   await deps.database.db.deleteFrom('inbox_events').where('inbox_id', '=', inbox.id).execute();
 }
 
-/** Stores what arrived and returns the status to answer with (undefined: no such inbox). */
-export async function receive(
-  deps: Deps,
-  token: string,
-  headers: Record<string, string>,
-  body: string,
-): Promise<number | undefined> {
-  const inbox = await inboxByToken(deps, token);
-  if (!inbox) return undefined;
+/** Stores what arrived and returns the status to answer with. */
+export async function receive(deps: Deps, inbox: InboxRow, headers: Record<string, string>, body: string): Promise<number> {
   const now = deps.clock.now();
   const check = await checkSignature(deps, inbox.channel_id, headers['x-service-signature'], body, now);
   await deps.database.db.transaction().execute(async (tx) => {
@@ -206,5 +204,10 @@ async function checkSignature(deps: Deps, channelId: string, header: string | un
 
 /** What the delivery engine calls for the inbox URL: no network hop. */
 export function createInboxReceiver(deps: Deps): InboxReceiver {
-  return { receive: (token, headers, body) => receive(deps, token, headers, body) };
+  return {
+    receive: async (token, headers, body) => {
+      const inbox = await findInbox(deps, token);
+      return inbox && receive(deps, inbox, headers, body);
+    },
+  };
 }

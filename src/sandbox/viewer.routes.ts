@@ -2,14 +2,16 @@
 // its controls (POST-redirect-GET) when JavaScript is off. Every answer here is an
 // HTML page, errors included (not found, too many requests, invalid status).
 import path from 'node:path';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app.ts';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { setPageHeaders } from '../http/security-headers.ts';
+import { pageTextFor, reportError } from '../http/error-handler.ts';
 import { addAssetDir } from '../http/assets.ts';
-import { enforce, type RateLimiter } from '../http/rate-limit.ts';
-import { clearReceived, inboxUrlOf, hashInboxToken, listReceived, setResponderStatus } from './inbox.service.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
+import { clearReceived, inboxUrlOf, listReceived, setResponderStatus } from './inbox.service.ts';
+import { inboxOfRequest } from './inbox-guard.ts';
 import { viewerMessagePage, viewerPage, type Notice } from './views/viewer.ts';
 
 type Params = { token: string };
@@ -17,8 +19,8 @@ const NOTICES: readonly string[] = ['modo', 'limpo'] satisfies Notice[];
 
 export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimiter): void {
   addAssetDir(path.join(import.meta.dirname, 'assets'));
-  const limit = (token: string, reply: FastifyReply) =>
-    enforce(reply, limiter.hit(`inbox:${hashInboxToken(ctx, token).toString('base64url')}`, ctx.config.rateLimits.inbox));
+  const inboxOf = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) =>
+    inboxOfRequest(ctx, limiter, request, reply);
   const viewerPath = (token: string) => `/sandbox/receptor/${encodeURIComponent(token)}`;
 
   /** Runs a handler, answering the errors it can meet with a page instead of JSON. */
@@ -48,6 +50,12 @@ export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimite
       .send();
 
   void app.register(async (scope) => {
+    // Whatever else fails still answers with a page.
+    scope.setErrorHandler((error, request, reply) => {
+      const appError = reportError(error as Error, request);
+      const { title, text } = pageTextFor(appError, request.id);
+      return setPageHeaders(reply.code(appError.status).headers(appError.headers)).send(viewerMessagePage(title, text).value);
+    });
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 1024 },
@@ -60,8 +68,7 @@ export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimite
       async (request, reply) =>
         asPage(reply, request.params.token, async () => {
           const { token } = request.params;
-          limit(token, reply);
-          const { responderStatus, eventos } = await listReceived(ctx, token);
+          const { responderStatus, eventos } = await listReceived(ctx, await inboxOf(request, reply));
           const notice = NOTICES.includes(request.query.aviso ?? '') ? (request.query.aviso as Notice) : undefined;
           return setPageHeaders(reply).send(viewerPage(token, responderStatus, eventos, inboxUrlOf(ctx, token), notice).value);
         }),
@@ -72,22 +79,17 @@ export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimite
       { schema: { hide: true } },
       async (request, reply) =>
         asPage(reply, request.params.token, async () => {
-          limit(request.params.token, reply);
+          const inbox = await inboxOf(request, reply);
           const value = request.body?.responderStatus;
           // Only whole numbers as typed; Number('') would be 0 and Number(' 200 ') 200.
-          await setResponderStatus(
-            ctx,
-            request.params.token,
-            typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value,
-          );
+          await setResponderStatus(ctx, inbox, typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value);
           return backToViewer(reply, request.params.token, 'modo');
         }),
     );
 
     scope.post<{ Params: Params }>('/sandbox/receptor/:token/limpar', { schema: { hide: true } }, async (request, reply) =>
       asPage(reply, request.params.token, async () => {
-        limit(request.params.token, reply);
-        await clearReceived(ctx, { token: request.params.token });
+        await clearReceived(ctx, await inboxOf(request, reply));
         return backToViewer(reply, request.params.token, 'limpo');
       }),
     );

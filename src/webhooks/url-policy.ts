@@ -4,6 +4,7 @@
 import { isIP } from 'node:net';
 import type { Keys } from '../crypto/keys.ts';
 import { isLoopbackAddress } from './address-policy.ts';
+import { CLEAN_TEXT_RULE, isCleanText } from '../text/unicode.ts';
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };
 
@@ -57,8 +58,8 @@ export function validateWebhookUrl(raw: unknown, opts: UrlPolicyOptions): UrlChe
   if (raw.length > MAX_LENGTH) return fail('A URL deve ter no máximo 2.048 caracteres.');
   // WHATWG parsing silently drops surrounding spaces and tabs/newlines inside; the
   // stored URL must be exactly what the channel sent.
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(raw)) return fail('A URL não pode conter espaços nem caracteres de controle.');
+  if (/[\s\p{Cc}]/u.test(raw)) return fail('A URL não pode conter espaços nem caracteres de controle.');
+  if (!isCleanText(raw)) return fail(`A URL contém caracteres não permitidos: use texto ${CLEAN_TEXT_RULE}.`);
 
   const url = parse(raw);
   if (!url) return fail('A URL é inválida.');

@@ -46,7 +46,8 @@ const RegisterBody = Type.Object(
     url: Type.String({
       description:
         'https, nome DNS público (sem IP, sem localhost, sem nome de um rótulo, sem .local/.internal/.localhost), sem usuário/senha, ' +
-        'porta 443 ou acima de 1024, até 2.048 caracteres. A URL do receptor de testes desta instância é sempre aceita.',
+        'porta 443 ou acima de 1024, até 2.048 caracteres, sem espaços, caracteres de controle, controles de direção de texto ou UTF-16 malformado. ' +
+        'A URL do receptor de testes desta instância é sempre aceita.',
       examples: ['https://hooks.fintech.example/consigna'],
     }),
     eventos: Type.Optional(

@@ -243,6 +243,26 @@ describe.skipIf(skipBrowserTests())('inbox viewer in Chromium', () => {
     await watch.expectClean();
   });
 
+  it('shows hostile bodies that arrive live as the page would: too deep as text, too wide compact, each with its note', async () => {
+    const setup = await channelWithInbox(service);
+    const { page, watch } = await browser.newPage();
+    await page.goto(setup.inbox.visualizacaoUrl);
+    await page.getByText(EMPTY).waitFor();
+    const deep = '['.repeat(4500) + ']'.repeat(4500);
+    let wide: unknown = Array.from({ length: 20_000 }, () => 1);
+    for (let i = 1; i < 64; i++) wide = [wide];
+    expect((await postToInbox(service, setup.token, deep)).statusCode).toBe(200);
+    expect((await postToInbox(service, setup.token, JSON.stringify(wide))).statusCode).toBe(200);
+    await expect.poll(() => rows(page).count(), { timeout: 8000 }).toBe(2);
+    // Added by viewer.js, not by the server: the same rule in the browser.
+    const [newest, oldest] = [rows(page).nth(0), rows(page).nth(1)];
+    await expect(newest.locator('.aviso-corpo').textContent()).resolves.toMatch(/Formatação omitida/);
+    await expect(newest.locator('pre').first().textContent()).resolves.toBe(JSON.stringify(wide));
+    await expect(oldest.locator('.aviso-corpo').textContent()).resolves.toMatch(/mais de 64 níveis/);
+    await expect(oldest.locator('pre').first().textContent()).resolves.toBe(deep);
+    await watch.expectClean();
+  });
+
   it('answers an unknown token with a pt-BR 404 page', async () => {
     const { page, watch } = await browser.newPage();
     const response = await page.goto(`${service.baseUrl}/sandbox/receptor/sbx_${'N'.repeat(32)}`);

@@ -33,6 +33,8 @@ type Operation = {
 };
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+// The largest legitimate answer: the inbox list, 50 events of at most 64 KB.
+const MAX_RESPONSE_BYTES = 50 * 64 * 1024 * 2;
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 
 const nasty = fc.oneof(
@@ -52,6 +54,17 @@ const nasty = fc.oneof(
     '<script>',
     '𝕏💥',
     'a'.repeat(5000),
+    // Classes of the attacker's probe (issue 13): NUL and other controls, lone
+    // surrogates, bidi overrides, line separators, deep nesting as text.
+    'x\u0000',
+    '\u0000',
+    'a\u001bb',
+    '\ud800',
+    'x\udc00y',
+    'fatura\u202Egpj',
+    'a\u2028b',
+    '\u0085',
+    '['.repeat(5000),
   ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
@@ -93,6 +106,23 @@ function valueFor(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> 
   }
 }
 
+/** encodeURIComponent, except that a lone surrogate goes out as the bytes of its CESU-8 form (an ill-formed UTF-8 sequence). */
+const encodePathParam = (value: string): string =>
+  value.isWellFormed()
+    ? encodeURIComponent(value)
+    : [...value].map((c) => (c.isWellFormed() ? encodeURIComponent(c) : '%ED%A0%80')).join('');
+
+/** JSON nested far past the depth bound, at the top or inside a field. */
+const deepJson = fc
+  .constantFrom(4000, 4500, 65)
+  .chain((depth) =>
+    fc.constantFrom(
+      '['.repeat(depth) + ']'.repeat(depth),
+      `{"cpf":"12345678909","referenciaExterna":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      `{"url":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`,
+    ),
+  );
+
 /** Bodies: fitting the schema, any JSON, malformed text, or with extra fields. */
 function bodyFor(schema: Schema | undefined): fc.Arbitrary<{ payload: string | undefined; contentType: string | undefined }> {
   const json = (value: fc.Arbitrary<unknown>) =>
@@ -106,7 +136,7 @@ function bodyFor(schema: Schema | undefined): fc.Arbitrary<{ payload: string | u
     ),
     json(fc.jsonValue({ maxDepth: 3 })),
     fc.record({
-      payload: fc.oneof(fc.constantFrom('{', '{"cpf":', '[1,2', 'null', '""', '\u0000'), fc.string()),
+      payload: fc.oneof(fc.constantFrom('{', '{"cpf":', '[1,2', 'null', '""', '\u0000'), fc.string(), deepJson),
       contentType: fc.constant('application/json'),
     }),
     fc.record({
@@ -192,7 +222,7 @@ describe('hostile input from the OpenAPI document', () => {
       await fc.assert(
         fc.asyncProperty(request, async ({ params, query, body, authMode, idempotencyKey }) => {
           let url = path;
-          pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, encodeURIComponent(String(params[i])))));
+          pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, encodePathParam(String(params[i])))));
           const qs = new URLSearchParams(query as Record<string, string>).toString();
           const headers: Record<string, string> = {};
           if (authMode === 'valid') Object.assign(headers, auth);
@@ -214,6 +244,7 @@ describe('hostile input from the OpenAPI document', () => {
           const label = `${method.toUpperCase()} ${url}?${qs} → ${status} ${response.body.slice(0, 300)}`;
           expect(status < 500 || (status === 503 && response.json().code === 'banco_indisponivel'), label).toBe(true);
           expect(response.headers['x-request-id'], label).toBeTruthy();
+          expect(response.rawPayload.length, `response too large: ${label}`).toBeLessThan(MAX_RESPONSE_BYTES);
           if (status >= 400) {
             const documented = op.responses[String(status)] ?? (status === 404 ? { content: undefined } : undefined);
             expect(documented, `undocumented status: ${label}`).toBeDefined();

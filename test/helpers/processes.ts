@@ -1,7 +1,12 @@
 // Real `consigna` processes for fault tests: several api/worker/serve processes on one
 // PostgreSQL, killed and restarted like in production.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { createTestDatabase } from './db.ts';
+import { rememberSecret } from './secrets.ts';
 import { freePort } from './service.ts';
 import { waitFor } from './wait.ts';
 import { captureLogLine } from './secrets.ts';
@@ -22,9 +27,13 @@ export interface ConsignaProcess {
 
 const running = new Set<ConsignaProcess>();
 
-export async function startConsigna(role: 'serve' | 'api' | 'worker', env: Record<string, string>): Promise<ConsignaProcess> {
+export async function startConsigna(
+  role: 'serve' | 'api' | 'worker',
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<ConsignaProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BIN, role], {
+  const child = spawn(process.execPath, [BIN, role, ...args], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -81,4 +90,58 @@ export async function startConsigna(role: 'serve' | 'api' | 'worker', env: Recor
 /** Kills every process a test left running (afterAll). */
 export async function killAll(): Promise<void> {
   await Promise.all([...running].map((p) => p.kill('SIGKILL')));
+}
+
+export interface ServedChannel {
+  serve: ConsignaProcess;
+  /** Authorization header value of a fresh access token of the channel. */
+  bearer: string;
+  /** Kills the process and drops its database (or data folder). */
+  close(): Promise<void>;
+}
+
+/**
+ * A real `consigna serve` on a database of its own (PostgreSQL when DATABASE_URL is
+ * set, an embedded data folder otherwise) with one channel, created by the operator's
+ * command before the service holds the data folder, and a token of that channel.
+ */
+export async function serveWithChannel(env: Record<string, string> = {}): Promise<ServedChannel> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'consigna-serve-'));
+  const fullEnv: Record<string, string> = {
+    CONSIGNA_MASTER_KEY: 'ab'.repeat(32),
+    LOG_LEVEL: 'warn',
+    ...(database.url ? { DATABASE_URL: database.url } : { CONSIGNA_DATA_DIR: dataDir }),
+    ...env,
+  };
+  const cleanup = async () => {
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const created = await promisify(execFile)(process.execPath, [BIN, 'channels', 'create', '--name', 'Canal', '--json'], {
+      env: { ...process.env, ...fullEnv },
+    });
+    const { clientId, clientSecret } = JSON.parse(created.stdout) as { clientId: string; clientSecret: string };
+    rememberSecret(clientSecret);
+    const serve = await startConsigna('serve', fullEnv);
+    const answer = await fetch(`${serve.url}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    const token = ((await answer.json()) as { access_token: string }).access_token;
+    rememberSecret(token);
+    return {
+      serve,
+      bearer: `Bearer ${token}`,
+      async close() {
+        await serve.kill();
+        await cleanup();
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
 }

@@ -70,7 +70,10 @@ describe('per-token rate limit on the public inbox endpoints', () => {
   let service: TestService;
   const clock = new ManualClock('2026-11-22T12:00:10.000Z');
   beforeAll(async () => {
-    service = await startTestService({ clock, env: { CONSIGNA_RATE_LIMIT_INBOX: '3/60' } });
+    service = await startTestService({
+      clock,
+      env: { CONSIGNA_RATE_LIMIT_INBOX: '3/60', CONSIGNA_RATE_LIMIT_UNKNOWN_TOKEN: '3/60' },
+    });
   });
   afterAll(() => service?.close());
 
@@ -140,10 +143,10 @@ describe('per-token rate limit on the public inbox endpoints', () => {
     expect(later.json().eventos.map((e: { tipo: string }) => e.tipo)).toEqual(['webhook.teste']);
   });
 
-  it('counts requests for unknown tokens too', async () => {
-    const unknown = `/v1/sandbox/receptor/sbx_${'Z'.repeat(32)}/eventos`;
+  it('counts requests for unknown tokens per source address, whatever the token', async () => {
+    const unknown = (i: number) => `/v1/sandbox/receptor/sbx_${String(i).padStart(32, 'Z')}/eventos`;
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await service.inject({ method: 'GET', url: unknown })).statusCode);
+    for (let i = 0; i < 4; i++) statuses.push((await service.inject({ method: 'GET', url: unknown(i) })).statusCode);
     expect(statuses).toEqual([404, 404, 404, 429]);
   });
 });

@@ -148,7 +148,7 @@ export interface paths {
              */
             cpf: string;
             /**
-             * @description Referência do canal (ex.: id do promotor); até 100 caracteres imprimíveis, sem espaços nas pontas.
+             * @description Referência do canal (ex.: id do promotor); até 100 caracteres, sem espaços nas pontas. Recusados (400 `requisicao_invalida`): caracteres de controle (U+0000–U+001F, U+007F–U+009F), U+2028, U+2029, controles de direção de texto (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) e UTF-16 malformado (substituto isolado).
              * @example promotor-42
              */
             referenciaExterna?: string;
@@ -1247,7 +1247,7 @@ export interface paths {
             };
           };
         };
-        /** @description Requisição de token inválida (corpo não é form, parâmetro repetido, grant_type ausente ou diferente de client_credentials, credenciais no cabeçalho e no corpo ao mesmo tempo). */
+        /** @description Requisição de token inválida (corpo não é form, parâmetro repetido, grant_type ausente ou diferente de client_credentials, credenciais no cabeçalho e no corpo ao mesmo tempo, client_id ou client_secret malformado: caractere de controle ou mais de 256 caracteres). Não conta para o bloqueio. */
         400: {
           headers: {
             'Cache-Control'?: 'no-store';
@@ -2005,7 +2005,7 @@ export interface paths {
             };
           };
         };
-        /** @description Limite de requisições do token excedido. */
+        /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
         429: {
           headers: {
             'Retry-After'?: number;
@@ -2077,8 +2077,10 @@ export interface paths {
               eventos: {
                 /** @description null quando não foi possível verificar (veja `motivo`). */
                 assinaturaValida: boolean | null;
-                /** @description Corpo como recebido: JSON, ou texto quando não é JSON. */
+                /** @description Corpo como recebido: JSON, ou texto quando não é JSON. Um JSON com mais de 64 níveis de aninhamento vem como texto, com `corpoAviso`. */
                 corpo: unknown;
+                /** @description Presente quando um corpo em JSON é mostrado como texto, e por quê (aninhamento acima de 64 níveis). */
+                corpoAviso?: string;
                 eventoId?: string;
                 headers: {
                   [key: string]: string;
@@ -2182,7 +2184,7 @@ export interface paths {
             };
           };
         };
-        /** @description Limite de requisições do token excedido. */
+        /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
         429: {
           headers: {
             'Retry-After'?: number;
@@ -2324,7 +2326,7 @@ export interface paths {
             };
           };
         };
-        /** @description Limite de requisições do token excedido. */
+        /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
         429: {
           headers: {
             'Retry-After'?: number;
@@ -2491,7 +2493,7 @@ export interface paths {
             };
           };
         };
-        /** @description Limite de requisições do token excedido. */
+        /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
         429: {
           headers: {
             'Retry-After'?: number;
@@ -3125,7 +3127,7 @@ export interface paths {
               | 'proposta.falha'
             )[];
             /**
-             * @description https, nome DNS público (sem IP, sem localhost, sem nome de um rótulo, sem .local/.internal/.localhost), sem usuário/senha, porta 443 ou acima de 1024, até 2.048 caracteres. A URL do receptor de testes desta instância é sempre aceita.
+             * @description https, nome DNS público (sem IP, sem localhost, sem nome de um rótulo, sem .local/.internal/.localhost), sem usuário/senha, porta 443 ou acima de 1024, até 2.048 caracteres, sem espaços, caracteres de controle, controles de direção de texto ou UTF-16 malformado. A URL do receptor de testes desta instância é sempre aceita.
              * @example https://hooks.fintech.example/consigna
              */
             url: string;

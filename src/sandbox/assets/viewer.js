@@ -35,10 +35,45 @@
     return el('span', 'selo nao-verificado', `Não verificada: ${event.motivo || 'motivo desconhecido'}`);
   }
 
-  function details(summary, text) {
+  function details(summary, text, remark) {
     const d = el('details');
-    d.append(el('summary', null, summary), el('pre', null, text));
+    d.append(el('summary', null, summary));
+    if (remark) d.append(el('p', 'aviso-corpo', remark));
+    d.append(el('pre', null, text));
     return d;
+  }
+
+  // The page's rule (src/sandbox/views/viewer.ts, bodyText): formatted JSON unless
+  // it would pass four times the compact text; then compact, with a note.
+  const COMPACT_NOTICE = 'Formatação omitida: o corpo formatado ficaria grande demais; mostrado em JSON compacto.';
+  function pretty(value, maxChars) {
+    const out = [];
+    let size = 0;
+    const put = (text) => {
+      size += text.length;
+      out.push(text);
+      return size <= maxChars;
+    };
+    const walk = (node, indent) => {
+      if (node === null || typeof node !== 'object') return put(JSON.stringify(node));
+      const inner = indent + '  ';
+      const entries = Array.isArray(node) ? node.map((item) => [undefined, item]) : Object.entries(node);
+      if (entries.length === 0) return put(Array.isArray(node) ? '[]' : '{}');
+      if (!put(Array.isArray(node) ? '[' : '{')) return false;
+      for (let i = 0; i < entries.length; i++) {
+        const [key, item] = entries[i];
+        if (!put(`${i === 0 ? '' : ','}\n${inner}${key === undefined ? '' : `${JSON.stringify(key)}: `}`)) return false;
+        if (!walk(item, inner)) return false;
+      }
+      return put(`\n${indent}${Array.isArray(node) ? ']' : '}'}`);
+    };
+    return walk(value, '') ? out.join('') : undefined;
+  }
+  function bodyText(event) {
+    if (typeof event.corpo === 'string') return { text: event.corpo, notice: event.corpoAviso };
+    const compact = JSON.stringify(event.corpo);
+    const text = pretty(event.corpo, 4 * compact.length);
+    return text === undefined ? { text: compact, notice: COMPACT_NOTICE } : { text };
   }
 
   function item(event) {
@@ -56,9 +91,9 @@
       el('span', ok ? 'resposta' : 'resposta falha', `Respondeu ${event.respondeuStatus}`),
     );
     if (event.eventoId) meta.append(el('span', 'id', `ID ${event.eventoId}`));
-    const body = typeof event.corpo === 'string' ? event.corpo : JSON.stringify(event.corpo, null, 2);
+    const body = bodyText(event);
     const headers = Object.entries(event.headers).map(([k, v]) => `${k}: ${v}\n`).join('');
-    li.append(top, meta, details('Corpo', body === '' ? '(vazio)' : body), details('Cabeçalhos', headers));
+    li.append(top, meta, details('Corpo', body.text === '' ? '(vazio)' : body.text, body.notice), details('Cabeçalhos', headers));
     return li;
   }
 

@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../../http/html.ts';
 import { assetUrl } from '../../http/assets.ts';
 import type { ReceivedEvent } from '../inbox.service.ts';
 import { ALLOWED_STATUSES } from '../inbox.service.ts';
+import { PRETTY_SIZE_FACTOR, prettyJsonWithin } from '../../text/json.ts';
 
 const time = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'America/Sao_Paulo' });
 
@@ -19,8 +20,22 @@ export function badge(event: Pick<ReceivedEvent, 'assinaturaValida' | 'motivo'>)
   return html`<span class="selo nao-verificado">Não verificada: ${event.motivo ?? 'motivo desconhecido'}</span>`;
 }
 
+export const COMPACT_NOTICE = 'Formatação omitida: o corpo formatado ficaria grande demais; mostrado em JSON compacto.';
+
+/**
+ * The body as the page shows it: JSON formatted, unless the formatted text would pass
+ * PRETTY_SIZE_FACTOR times the compact text (deep nesting multiplies indentation);
+ * then compact, with a note. viewer.js applies the same rule in the browser.
+ */
+export function bodyText(event: Pick<ReceivedEvent, 'corpo' | 'corpoAviso'>): { text: string; notice?: string } {
+  if (typeof event.corpo === 'string') return { text: event.corpo, ...(event.corpoAviso ? { notice: event.corpoAviso } : {}) };
+  const compact = JSON.stringify(event.corpo) ?? 'null';
+  const pretty = prettyJsonWithin(event.corpo, PRETTY_SIZE_FACTOR * compact.length);
+  return pretty === undefined ? { text: compact, notice: COMPACT_NOTICE } : { text: pretty };
+}
+
 function eventItem(event: ReceivedEvent): SafeHtml {
-  const body = typeof event.corpo === 'string' ? event.corpo : JSON.stringify(event.corpo, null, 2);
+  const { text: body, notice } = bodyText(event);
   const ok = event.respondeuStatus >= 200 && event.respondeuStatus < 300;
   return html`<li class="evento" data-id="${event.id}">
   <div class="linha">
@@ -33,7 +48,7 @@ function eventItem(event: ReceivedEvent): SafeHtml {
     <span class="${ok ? 'resposta' : 'resposta falha'}">Respondeu ${event.respondeuStatus}</span>
     ${event.eventoId ? html`<span class="id">ID ${event.eventoId}</span>` : ''}
   </div>
-  <details><summary>Corpo</summary><pre>${body === '' ? '(vazio)' : body}</pre></details>
+  <details><summary>Corpo</summary>${notice ? html`<p class="aviso-corpo">${notice}</p>` : ''}<pre>${body === '' ? '(vazio)' : body}</pre></details>
   <details><summary>Cabeçalhos</summary><pre>${Object.entries(event.headers)
     .map(([k, v]) => `${k}: ${v}\n`)
     .join('')}</pre></details>
