@@ -31,7 +31,7 @@ import { registerWebhook } from '../src/webhooks/webhooks.service.ts';
 import { simulateProposalStatus } from '../src/proposals/simulator.service.ts';
 import { EVENT_FOR, type SimulatableStatus } from '../src/proposals/states.ts';
 import { DELIVERIES_CHANNEL } from '../src/events/outbox.ts';
-import { claimDue } from '../src/webhooks/delivery/attempts.ts';
+import { claimDue, outcome, recordResults } from '../src/webhooks/delivery/attempts.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
 import { BenchError, freePort, sleep, startService, withoutServiceSettings, type ChildService } from './lib/process.ts';
 import type { BenchSuite, SuiteContext, SuitePart, SuiteRow } from './lib/types.ts';
@@ -50,7 +50,8 @@ const QUEUED = 20_000;
 const THROUGHPUT_WARMUP = 2_000;
 // Measured drains per sender (see throughputRuns).
 const THROUGHPUT_ROUNDS = 5;
-const MIN_RATIO_RAW = 0.6;
+// Issue 14: fairness between channels must cost a single channel's drain nothing (0.7× raw).
+const MIN_RATIO_RAW = 0.7;
 const MIN_RATIO_GRAPHILE = 1.0;
 /**
  * The raw loop: 64 requests in flight over 16 keep-alive connections, the service's
@@ -865,12 +866,19 @@ async function timeClaims(
   let shortBatches = 0;
   for (let i = 0; i < CLAIM_WARMUP + iterations; i++) {
     const started = performance.now();
-    const claimed = await claimDue(database.db, new Date(), CLAIM_BATCH, 60);
+    const { rows: claimed } = await claimDue(database.db, new Date(), CLAIM_BATCH, 60);
     const elapsed = performance.now() - started;
     if (i >= CLAIM_WARMUP) {
       times.push(elapsed);
       if (claimed.length !== expectRows) shortBatches += 1;
     }
+    // Delivered, untimed, as a worker would record them: the claim caps a channel's
+    // rows in flight, so the next claim needs these leases ended.
+    const at = new Date();
+    await recordResults(
+      database.db,
+      claimed.map((c) => outcome(c, { ok: true, status: 200, latencyMs: 1 }, at, [60])),
+    );
   }
   return { ...percentiles(times), shortBatches };
 }

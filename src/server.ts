@@ -62,6 +62,9 @@ export async function openContext(
     allowInsecure: config.allowInsecureWebhooks,
     timeoutMs: config.worker.deliveryTimeoutMs,
     userAgent: USER_AGENT,
+    // A socket for every attempt slot: an attempt that queued for a socket could use
+    // up its timeout without being sent, and still count as one of the seven.
+    connectionsPerOrigin: config.worker.concurrency,
   });
   const ctx: Context & { release(): Promise<void> } = {
     config,

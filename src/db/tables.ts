@@ -124,6 +124,23 @@ export interface DeliveriesTable {
   criado_em: Timestamp;
 }
 
+export interface DeliveryChannelsTable {
+  channel_id: string;
+  slow_failures: number;
+  failures: number;
+  contained_since: Timestamp | null;
+  released_at: Timestamp | null;
+  last_success_at: Timestamp | null;
+  last_failure_at: Timestamp | null;
+  last_failure_reason: string | null;
+  updated_at: Timestamp;
+}
+
+export interface DeliveryWorkersTable {
+  id: string;
+  seen_at: Timestamp;
+}
+
 export interface InboxesTable {
   id: string;
   channel_id: string;
@@ -172,6 +189,8 @@ export interface Tables {
   events: EventsTable;
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;
+  delivery_channels: DeliveryChannelsTable;
+  delivery_workers: DeliveryWorkersTable;
   inboxes: InboxesTable;
   inbox_events: InboxEventsTable;
   rate_limit_counters: RateLimitCountersTable;

@@ -3,7 +3,7 @@
 import { Counter, Histogram, Registry, Gauge, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
-import type { AttemptResult, ClaimedDelivery } from '../webhooks/delivery/attempts.ts';
+import { heldBack, type AttemptResult, type ClaimedDelivery } from '../webhooks/delivery/attempts.ts';
 
 export interface Metrics {
   registry: Registry;
@@ -14,7 +14,7 @@ export interface Metrics {
 const metricsByRegistry = new WeakMap<Context['database'], Metrics>();
 
 /** One set of metrics per process (per open database, in tests). */
-export function metricsFor(ctx: Pick<Context, 'database' | 'clock'>): Metrics {
+export function metricsFor(ctx: Pick<Context, 'database' | 'clock' | 'config'>): Metrics {
   let metrics = metricsByRegistry.get(ctx.database);
   if (!metrics) {
     metrics = createMetrics(ctx);
@@ -23,7 +23,7 @@ export function metricsFor(ctx: Pick<Context, 'database' | 'clock'>): Metrics {
   return metrics;
 }
 
-function createMetrics(ctx: Pick<Context, 'database' | 'clock'>): Metrics {
+function createMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config'>): Metrics {
   const registry = new Registry();
   let cached: { at: number; value: Promise<{ depth: number; oldestDueAge: number }> } | undefined;
   // One query per scrape, shared by both queue gauges.
@@ -42,6 +42,19 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock'>): Metrics {
       }))
       .catch(() => ({ depth: -1, oldestDueAge: -1 }));
     cached = { at: now, value };
+    return value;
+  };
+  type Fairness = Awaited<ReturnType<typeof heldBack>>;
+  let fairness: { at: number; value: Promise<Fairness> } | undefined;
+  const fairnessState = (): Promise<Fairness> => {
+    const now = Date.now();
+    if (fairness && now - fairness.at < 1000) return fairness.value;
+    const value = heldBack(ctx.database.db, ctx.clock.now(), ctx.config.worker.maxInFlightPerChannel).catch(() => ({
+      contained: -1,
+      heldContained: -1,
+      heldByCap: -1,
+    }));
+    fairness = { at: now, value };
     return value;
   };
   collectDefaultMetrics({ register: registry, prefix: 'consigna_' });
@@ -92,6 +105,30 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock'>): Metrics {
     registers: [registry],
     async collect() {
       this.set((await queueState()).oldestDueAge);
+    },
+  });
+
+  // Fairness between channels (no channel id as a label: the count is what alerts need;
+  // the worker's log lines name the channels).
+  new Gauge({
+    name: 'consigna_webhook_channels_contained',
+    help: 'Channels whose endpoint failed repeatedly: one probing attempt at a time until one succeeds (all workers).',
+    registers: [registry],
+    async collect() {
+      this.set((await fairnessState()).contained);
+    },
+  });
+  new Gauge({
+    name: 'consigna_webhook_deliveries_held_back',
+    help:
+      'Due deliveries not attempted because of the fairness rules (all workers), by reason: ' +
+      'contido = their channel is contained; limite = their channel already has its cap of deliveries claimed.',
+    labelNames: ['motivo'],
+    registers: [registry],
+    async collect() {
+      const state = await fairnessState();
+      this.set({ motivo: 'contido' }, state.heldContained);
+      this.set({ motivo: 'limite' }, state.heldByCap);
     },
   });
 

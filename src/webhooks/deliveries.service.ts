@@ -114,7 +114,7 @@ export async function resendDelivery(deps: Deps, channelId: string, id: string):
     secrets: signingSecrets(deps.keys, claimed, now),
   });
   await recordResults(deps.database.db, [
-    outcome({ id, leaseId, attempt: 1 }, sent, deps.clock.now(), deps.config.retryDelaysSeconds),
+    outcome({ id, leaseId, attempt: 1, channelId }, sent, deps.clock.now(), deps.config.retryDelaysSeconds),
   ]);
   const row = await deps.database.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return toDeliveryResource(row);

@@ -35,6 +35,8 @@ export interface Receiver {
   readonly requests: ReceivedRequest[];
   /** TCP connections accepted so far. */
   readonly connections: number;
+  /** Most requests open at once (received, not yet answered or closed) so far. */
+  readonly mostOpen: number;
   setStatus(status: number): void;
   setDelay(ms: number): void;
   /** Redirect every request to `location` (302 unless `status` says otherwise); undefined turns it off. */
@@ -61,6 +63,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   const requests: ReceivedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let connections = 0;
+  let open = 0;
+  let mostOpen = 0;
 
   const answer = (res: http.ServerResponse) => {
     if (res.destroyed || res.writableEnded) return;
@@ -72,6 +76,9 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   };
 
   const server = http.createServer((req, res) => {
+    open += 1;
+    mostOpen = Math.max(mostOpen, open);
+    res.once('close', () => (open -= 1));
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -112,6 +119,9 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     requests,
     get connections() {
       return connections;
+    },
+    get mostOpen() {
+      return mostOpen;
     },
     setStatus(value) {
       status = value;

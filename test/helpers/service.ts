@@ -103,6 +103,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     allowInsecure: config.allowInsecureWebhooks,
     timeoutMs: config.worker.deliveryTimeoutMs,
     userAgent: USER_AGENT,
+    connectionsPerOrigin: config.worker.concurrency,
     ...options.outbound,
   });
   const ctx: Context = {

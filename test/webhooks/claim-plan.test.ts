@@ -5,6 +5,11 @@
 // a sequential scan and a hash (O(table) per claim: 2.5 times the PostgreSQL CPU per
 // delivery in the drain benchmark). A generic plan is forced here, and the table's
 // own counter of sequential scans must not move.
+//
+// The claim is also fair between channels (issue 14): each channel with due rows gets
+// its share and its turns whatever another's backlog, a contained channel one attempt
+// at a time across claims (workers), and the rows it reads grow with the batch, not
+// with the backlog.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,15 +26,20 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 const HISTORY = 10_000;
 const scans = async (db: DB) =>
   (
-    await sql<{ relname: string; seq_scan: number }>`
-      select relname, seq_scan::int from pg_stat_xact_user_tables where relname in ('deliveries', 'events') order by relname
+    await sql<{ relname: string; seq_scan: number; idx_tup_fetch: number }>`
+      select relname, seq_scan::int, idx_tup_fetch::int from pg_stat_xact_user_tables
+      where relname in ('deliveries', 'events') order by relname
     `.execute(db)
   ).rows;
 const PENDING = 20_000;
+// Two more channels with a few due rows each, newer than the whole backlog.
+const SMALL = 20;
 
 describe('delivery queue plans', () => {
   let testDb: TestDatabase;
   let database: Database;
+  let big: string;
+  let small: string[];
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
@@ -43,6 +53,13 @@ describe('delivery queue plans', () => {
     };
     const channel = await createChannel(deps, { name: 'Plans' });
     await registerWebhook(deps, channel.canalId, { url: 'http://127.0.0.1:9/hook' });
+    big = channel.canalId;
+    small = [];
+    for (const name of ['Pequeno 1', 'Pequeno 2']) {
+      const other = await createChannel(deps, { name });
+      await registerWebhook(deps, other.canalId, { url: 'http://127.0.0.1:9/hook' });
+      small.push(other.canalId);
+    }
     const db = database.db;
     await sql`
       insert into events (id, channel_id, link_id, tipo, payload, ocorrido_em)
@@ -59,6 +76,17 @@ describe('delivery queue plans', () => {
         case when n <= ${HISTORY}::int then e.ocorrido_em end
       from (select e.*, row_number() over (order by ocorrido_em) as n from events e) as e
     `.execute(db);
+    for (const channelId of small) {
+      await sql`
+        insert into events (id, channel_id, link_id, tipo, payload, ocorrido_em)
+        select gen_random_uuid(), ${channelId}, null, 'proposta.aprovada', '{"id":"x"}', now() - make_interval(secs => g) / 100
+        from generate_series(1, ${SMALL}::int) as g
+      `.execute(db);
+      await sql`
+        insert into deliveries (id, event_id, channel_id, tipo, status, tentativas, next_attempt_at, criado_em)
+        select gen_random_uuid(), id, channel_id, tipo, 'PENDENTE', 0, ocorrido_em, ocorrido_em from events where channel_id = ${channelId}
+      `.execute(db);
+    }
     await sql`analyze`.execute(db);
   }, 120_000);
 
@@ -81,38 +109,108 @@ describe('delivery queue plans', () => {
         const before = await scans(tx);
         const now = new Date();
         const first = await claimDue(tx, now, 500, 60);
-        expect(first).toHaveLength(500);
-        // The busy path: the next claim carries the previous batch's results.
-        const results = first.map((c) => outcome(c, { ok: true, status: 200, latencyMs: 3 }, now, [60]));
-        const second = await claimDue(tx, now, 500, 60, { record: results.slice(0, 400) });
-        expect(second).toHaveLength(500);
-        expect(await recordResults(tx, results.slice(400))).toBe(100);
-        expect(await releaseClaims(tx, second, now)).toBe(500);
+        // Three channels with due rows: a third of the batch each at most. The small
+        // channels' rows are the newest of all, and still all in the batch.
+        expect(count(first.rows)).toEqual({ [big]: 167, [small[0]!]: SMALL, [small[1]!]: SMALL });
+        expect(first.more).toBe(true);
+        const afterFirst = await scans(tx);
+        // The busy path: the next claim carries the previous batch's results. Alone
+        // with due rows now, the big channel gets the whole batch.
+        const results = first.rows.map((c) => outcome(c, { ok: true, status: 200, latencyMs: 3 }, now, [60]));
+        const second = await claimDue(tx, now, 500, 60, { record: results.slice(0, 150) });
+        expect(count(second.rows)).toEqual({ [big]: 500 });
+        expect(await recordResults(tx, results.slice(150))).toBe(first.rows.length - 150);
+        expect(await releaseClaims(tx, second.rows, now)).toBe(500);
         const after = await scans(tx);
-        return after.map((row, i) => ({ relname: row.relname, seq_scan: row.seq_scan - before[i]!.seq_scan }));
+        return {
+          seqScans: after.map((row, i) => ({ relname: row.relname, seq_scan: row.seq_scan - before[i]!.seq_scan })),
+          // Rows the first claim read through indexes: about the batch and each channel's
+          // share of it, never the 20,000-row backlog.
+          fetched: afterFirst[0]!.idx_tup_fetch - before[0]!.idx_tup_fetch,
+        };
       });
-      expect(seqScans).toEqual([
+      expect(seqScans.seqScans).toEqual([
         { relname: 'deliveries', seq_scan: 0 },
         { relname: 'events', seq_scan: 0 },
       ]);
-      expect(await countDelivered()).toBe(delivered + 500);
+      expect(seqScans.fetched).toBeLessThan(4 * 500);
+      expect(await countDelivered()).toBe(delivered + 167 + 2 * SMALL);
+      // Put the small channels' rows back as they were, for the next case.
+      await sql`update deliveries set status = 'PENDENTE', next_attempt_at = criado_em, entregue_em = null
+                where channel_id <> ${big}`.execute(database.db);
     },
   );
 
   // A role that may not ANALYZE claims `ordered` (see claimDue): the oldest due rows
   // first, with the planner settings confined to the claim's own transaction.
   it('ordered claims take the oldest due rows first and leave the settings as they were', async () => {
-    const claimed = await claimDue(database.db, new Date(), 300, 60, { ordered: true });
-    expect(claimed).toHaveLength(300);
-    const times = claimed.map((c) => c.eventAt);
+    const { rows: claimed } = await claimDue(database.db, new Date(), 300, 60, { ordered: true });
+    expect(count(claimed)).toEqual({ [big]: 100, [small[0]!]: SMALL, [small[1]!]: SMALL });
+    const times = claimed.filter((c) => c.channelId === big).map((c) => c.eventAt);
     const { rows } = await sql<{ oldest: number; sort: string }>`
       select (extract(epoch from min(next_attempt_at)) * 1000)::float8 as oldest, current_setting('enable_sort') as sort
-      from deliveries where status = 'PENDENTE' and lease_id is null
+      from deliveries where status = 'PENDENTE' and lease_id is null and channel_id = ${big}
     `.execute(database.db);
     expect(Math.max(...times)).toBeLessThanOrEqual(rows[0]!.oldest);
     expect(rows[0]!.sort).toBe('on');
-    expect(await releaseClaims(database.db, claimed, new Date())).toBe(300);
+    expect(await releaseClaims(database.db, claimed, new Date())).toBe(140);
   });
+
+  it('takes every channel with due rows in turn, oldest first within each', async () => {
+    const oldest = async (channelId: string) =>
+      (
+        await sql<{ id: string }>`
+          select id from deliveries where channel_id = ${channelId} and status = 'PENDENTE' and next_attempt_at <= now()
+          order by next_attempt_at limit 10
+        `.execute(database.db)
+      ).rows
+        .map((r) => r.id)
+        .sort();
+    const expected = { [big]: await oldest(big), [small[0]!]: await oldest(small[0]!), [small[1]!]: await oldest(small[1]!) };
+    const { rows: claimed } = await claimDue(database.db, new Date(), 30, 60);
+    const perChannel = Object.groupBy(claimed, (c) => c.channelId);
+    expect(Object.fromEntries(Object.entries(perChannel).map(([k, v]) => [k, v!.map((c) => c.id).sort()]))).toEqual(expected);
+    expect(await releaseClaims(database.db, claimed, new Date())).toBe(30);
+  });
+
+  it('gives every channel its share of a batch, and a channel alone the whole batch', async () => {
+    const now = new Date();
+    const first = await claimDue(database.db, now, 100, 60);
+    expect(count(first.rows)).toEqual({ [big]: 34, [small[0]!]: SMALL, [small[1]!]: SMALL });
+    expect(first.more).toBe(true);
+    // The small channels' rows are claimed (leased, not due): the big one is alone.
+    const second = await claimDue(database.db, now, 100, 60);
+    expect(count(second.rows)).toEqual({ [big]: 100 });
+    // Rows not claimed were not attempted: their attempt count has not moved.
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from deliveries where status = 'PENDENTE' and lease_id is null and tentativas > 0
+    `.execute(database.db);
+    expect(rows[0]!.n).toBe(0);
+    await releaseClaims(database.db, [...first.rows, ...second.rows], now);
+  });
+
+  it('gives a contained channel one probing attempt at a time', async () => {
+    const now = new Date();
+    await sql`insert into delivery_channels (channel_id, failures, contained_since, updated_at) values (${big}, 3, ${now}, ${now})`.execute(
+      database.db,
+    );
+    const first = await claimDue(database.db, now, 100, 60);
+    expect(count(first.rows)).toEqual({ [big]: 1, [small[0]!]: SMALL, [small[1]!]: SMALL });
+    const second = await claimDue(database.db, now, 100, 60);
+    expect(second).toEqual({ rows: [], held: [big], more: false });
+    // Its probe's result, recorded with the next claim, makes room for the next probe.
+    const probe = first.rows.find((c) => c.channelId === big)!;
+    const third = await claimDue(database.db, now, 100, 60, {
+      record: [outcome(probe, { ok: false, latencyMs: 10_000, error: 'tempo esgotado' }, now, [0])],
+    });
+    expect(count(third.rows)).toEqual({ [big]: 1 });
+    await releaseClaims(database.db, [...first.rows, ...third.rows], now);
+    await releaseClaims(database.db, first.rows, now);
+    await sql`delete from delivery_channels`.execute(database.db);
+  });
+
+  const count = (rows: { channelId: string }[]) =>
+    Object.fromEntries(Object.entries(Object.groupBy(rows, (c) => c.channelId)).map(([k, v]) => [k, v!.length]));
 
   const countDelivered = async () =>
     (await sql<{ n: number }>`select count(*)::int as n from deliveries where status = 'ENTREGUE'`.execute(database.db)).rows[0]!

@@ -100,7 +100,9 @@ describe('lease takeover (ManualClock)', () => {
     const row = () => db.selectFrom('deliveries').selectAll().where('channel_id', '=', canalId).executeTakeFirstOrThrow();
 
     // Attempt 1 is claimed by a worker that dies before sending or recording anything.
-    const [abandoned] = await claimDue(db, clock.now(), 10, LEASE_SECONDS);
+    const {
+      rows: [abandoned],
+    } = await claimDue(db, clock.now(), 10, LEASE_SECONDS);
     expect(abandoned).toMatchObject({ attempt: 1 });
     expect(await row()).toMatchObject({ status: 'PENDENTE', tentativas: 1 });
 
@@ -125,7 +127,9 @@ describe('lease takeover (ManualClock)', () => {
     // The seventh attempt is claimed by a worker that dies too; the takeover is still attempt 7.
     await worker.stop();
     clock.advance(1);
-    const [seventh] = await claimDue(db, clock.now(), 10, LEASE_SECONDS);
+    const {
+      rows: [seventh],
+    } = await claimDue(db, clock.now(), 10, LEASE_SECONDS);
     expect(seventh).toMatchObject({ attempt: 7 });
     clock.advance(LEASE_SECONDS + 1);
     r.setStatus(200);

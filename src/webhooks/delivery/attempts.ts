@@ -10,6 +10,11 @@
 // delivery of a 20,000-event drain). An array built by a subquery is estimated at ten
 // elements, so the primary-key index is always the cheaper path, at any table size.
 // test/webhooks/claim-plan.test.ts holds the statements to zero sequential scans.
+//
+// Fairness between channels: the claim (see claimDue) gives every channel with due
+// rows its share of each batch, in turns, and a contained channel (channel-health.ts)
+// one attempt at a time across every worker; the worker then sends at most its share
+// of each channel's cap at once (worker.ts).
 import { sql } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import { addSeconds } from '../../clock.ts';
@@ -42,9 +47,31 @@ export interface ClaimedDelivery {
  * seventh attempt repeats attempt 7 (the spec numbers attempts 1 to 7, and a crash
  * of ours must not cost the channel an attempt nor leave the delivery unsent).
  *
- * Only rows whose channel still has a webhook are picked: an orphan row (none should
- * exist, see recordEvent) could otherwise fill a batch it can never be sent from,
- * again on every claim, and make a full queue look drained.
+ * Fair between channels, in the same statement:
+ * - Every channel with due rows gets an equal share of the batch (at least one row,
+ *   at most `perChannel` or its entry in `limits`), taken oldest first, and the batch takes the shares in turns: every channel's
+ *   first row, then every channel's second… No backlog, however old or large, fills
+ *   a batch while another channel has due work. (`more` says a channel had more due
+ *   than its share: the worker claims again at once.)
+ * - A contained channel's share is one attempt across every worker: 1 less its rows
+ *   under a live lease (deliveries_leased holds only those), plus the results this
+ *   claim records. Its other due rows are not claimed: they keep their attempt count
+ *   and their place. That count is only right if no other claim of the channel runs
+ *   beside it (it would not see that claim's lease before its commit): such a claim
+ *   locks the channel's webhook row, and a claim that finds it locked skips the
+ *   channel this time. FOR NO KEY UPDATE, so that event inserts (FOR KEY SHARE of
+ *   the same row, see recordEvent) never wait for a claim. And none within
+ *   `probeIntervalMs` of its last failure (channel-slots.ts, PROBE_INTERVAL_MS).
+ * The work is one index probe per channel with a webhook, plus each channel's share
+ * of rows and one more: O(channels + batch), never O(backlog).
+ *
+ * Only channels that still have a webhook are walked: an orphan row (none should
+ * exist, see recordEvent) can never be sent, and must not make a full queue look
+ * drained.
+ *
+ * `held` comes back with the contained channels left with due rows: the worker
+ * claims again when its own probe of one of them ends, and re-checks on a short
+ * timer for probes under way elsewhere.
  *
  * `record`: results to write in the same statement (and commit) as the claim, as
  * recordResults would: a busy worker pays one round trip and one commit per batch
@@ -60,21 +87,43 @@ export interface ClaimedDelivery {
  * see src/db/database.ts: once PostgreSQL settles on a generic plan for the claim,
  * these settings no longer change it; measured, that generic plan walks the index.)
  */
+export interface ClaimOptions {
+  ordered?: boolean;
+  record?: AttemptResult[];
+  /** Most rows of one channel in this batch (default: the batch). */
+  perChannel?: number;
+  /** Channels to treat as contained even before the shared state says so (the caller saw them fail). */
+  contained?: readonly string[];
+  /** Most rows of these channels in this batch, instead of `perChannel` (0: none at all). */
+  limits?: ReadonlyMap<string, number>;
+  /** A contained channel's next probe starts no sooner than this after its last failure. */
+  probeIntervalMs?: number;
+}
+
+export interface Claim {
+  rows: ClaimedDelivery[];
+  /** Contained channels left with due rows (their one attempt is under way). */
+  held: string[];
+  /** Some channel had more due rows than its share of this batch. */
+  more: boolean;
+}
+
 export async function claimDue(
   db: DB,
   now: Date,
   limit: number,
   leaseSeconds: number,
-  options: { ordered?: boolean; record?: AttemptResult[] } = {},
-): Promise<ClaimedDelivery[]> {
+  options: ClaimOptions = {},
+): Promise<Claim> {
   const record = options.record ?? [];
+  const perChannel = Math.max(1, Math.min(options.perChannel ?? limit, limit));
   if (options.ordered) {
     return db.transaction().execute(async (tx) => {
       await sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`.execute(tx);
-      return claimStatement(tx, now, limit, leaseSeconds, record);
+      return claimStatement(tx, now, limit, leaseSeconds, perChannel, options, record);
     });
   }
-  return claimStatement(db, now, limit, leaseSeconds, record);
+  return claimStatement(db, now, limit, leaseSeconds, perChannel, options, record);
 }
 
 /**
@@ -92,19 +141,32 @@ async function claimStatement(
   now: Date,
   limit: number,
   leaseSeconds: number,
+  perChannel: number,
+  { contained = [], limits = new Map(), probeIntervalMs = 0 }: Pick<ClaimOptions, 'contained' | 'limits' | 'probeIntervalMs'>,
   record: AttemptResult[],
-): Promise<ClaimedDelivery[]> {
+): Promise<Claim> {
   const leaseId = uuidv7(now.getTime());
   // A data-modifying CTE runs whether or not it is referenced. Its rows still hold
   // this worker's leases (next_attempt_at in the future) unless a lease ran out: they
   // are kept out of `due` all the same, since one statement must not update a row
   // twice. By lease (one per claimed batch, a handful), not by id: a check against
-  // hundreds of ids on every row scanned costs more than the claim itself.
+  // hundreds of ids on every row scanned costs more than the claim itself. The same
+  // CTE's changes are invisible to the rest of the statement, so the leases it ends
+  // are given back to each channel's room by count.
   const leases = [...new Set(record.map((r) => r.leaseId))];
+  const ending = new Map<string, number>();
+  for (const r of record) ending.set(r.channelId, (ending.get(r.channelId) ?? 0) + 1);
   const recording = record.length > 0 ? sql`recorded as (${resultsUpdate(record)}), ` : sql``;
   const notRecorded = record.length > 0 ? sql`and (lease_id is null or not (lease_id = any (${leases}::uuid[])))` : sql``;
+  const endingHere =
+    record.length > 0
+      ? sql`+ coalesce((select e.n from unnest(${[...ending.keys()]}::uuid[], ${[...ending.values()]}::int[]) as e(channel_id, n)
+                        where e.channel_id = c.channel_id), 0)`
+      : sql``;
   const { rows } = await sql<{
-    id: string;
+    held: string[] | null;
+    more: boolean;
+    id: string | null;
     channel_id: string;
     tentativas: number;
     event_id: string;
@@ -116,41 +178,126 @@ async function claimStatement(
     previous_valid_until: Date | null;
     criado_em_ms: number;
   }>`
-    with ${recording}due as (
-      select id from deliveries
-      where status = 'PENDENTE' and next_attempt_at <= ${now} ${notRecorded}
-        and exists (select 1 from webhooks w where w.channel_id = deliveries.channel_id)
-      order by next_attempt_at
+    with ${recording}limits as (
+      select * from unnest(${[...limits.keys()]}::uuid[], ${[...limits.values()]}::int[]) as l(channel_id, n)
+    ),
+    active as materialized (
+      select w.channel_id, h.contained_since is not null or w.channel_id = any (${contained}::uuid[]) as contained,
+        coalesce((select l.n from limits l where l.channel_id = w.channel_id), ${perChannel}::int) as most,
+        coalesce(h.last_failure_at > ${now}::timestamptz - make_interval(secs => ${probeIntervalMs / 1000}), false) as resting
+      from webhooks w left join delivery_channels h on h.channel_id = w.channel_id
+      where exists (select 1 from deliveries d where d.channel_id = w.channel_id and d.status = 'PENDENTE'
+                      and d.next_attempt_at <= ${now} ${notRecorded})
+    ),
+    room as materialized (
+      select channel_id, false as contained,
+        least(ceil(${limit}::numeric / (select count(*) from active where most > 0))::int, most) as room
+      from active where not contained and most > 0
+      union all
+      select c.channel_id, true,
+        case when a.most = 0 or a.resting then 0
+             else 1 - (select count(*) from deliveries l
+                       where l.channel_id = c.channel_id and l.lease_id is not null and l.next_attempt_at > ${now})::int ${endingHere}
+        end
+      from (select w.channel_id from webhooks w where w.channel_id in (select channel_id from active where contained)
+            for no key update of w skip locked) c
+      join active a on a.channel_id = c.channel_id
+    ),
+    due as (
+      -- One row past each channel's room, to see whether it has more due than it may
+      -- take now (that row is locked for the statement, never claimed).
+      select d.id, d.channel_id, d.next_attempt_at, r.room, r.contained,
+        row_number() over (partition by d.channel_id order by d.next_attempt_at) as turn
+      from room r cross join lateral (
+        select id, channel_id, next_attempt_at from deliveries
+        where channel_id = r.channel_id and status = 'PENDENTE' and next_attempt_at <= ${now} ${notRecorded}
+        order by next_attempt_at
+        limit greatest(least(r.room, ${limit}::int), 0) + 1
+        for update skip locked
+      ) d
+    ),
+    turns as (
+      select id from due where turn <= room
+      order by turn, next_attempt_at
       limit ${limit}
-      for update skip locked
+    ),
+    claimed as (
+      update deliveries d
+      set tentativas = least(d.tentativas + 1, ${MAX_ATTEMPTS}), next_attempt_at = ${addSeconds(now, leaseSeconds)}, lease_id = ${leaseId}
+      from events e, webhooks w
+      where d.id = any (array(select id from turns)) and e.id = d.event_id and w.channel_id = d.channel_id
+      returning d.id, d.channel_id, d.tentativas, d.event_id, d.tipo, e.payload, w.url,
+        encode(w.secret_sealed, 'hex') as secret_sealed, encode(w.previous_secret_sealed, 'hex') as previous_secret_sealed,
+        w.previous_valid_until, (extract(epoch from e.ocorrido_em) * 1000)::float8 as criado_em_ms
+    ),
+    left_over as (
+      select array_agg(channel_id) filter (where contained) as held,
+             coalesce(bool_or(not contained), false) as more
+      from due where turn > room
     )
-    update deliveries d
-    set tentativas = least(d.tentativas + 1, ${MAX_ATTEMPTS}), next_attempt_at = ${addSeconds(now, leaseSeconds)}, lease_id = ${leaseId}
-    from events e, webhooks w
-    where d.id = any (array(select id from due)) and e.id = d.event_id and w.channel_id = d.channel_id
-    returning d.id, d.channel_id, d.tentativas, d.event_id, d.tipo, e.payload, w.url,
-      encode(w.secret_sealed, 'hex') as secret_sealed, encode(w.previous_secret_sealed, 'hex') as previous_secret_sealed,
-      w.previous_valid_until, (extract(epoch from e.ocorrido_em) * 1000)::float8 as criado_em_ms
+    select left_over.held, left_over.more, claimed.* from left_over left join claimed on true
   `.execute(db);
-  return rows.map((r) => ({
-    id: r.id,
-    leaseId,
-    channelId: r.channel_id,
-    attempt: r.tentativas,
-    eventId: r.event_id,
-    tipo: r.tipo,
-    payload: r.payload,
-    url: r.url,
-    secretSealed: r.secret_sealed,
-    previousSecretSealed: r.previous_secret_sealed,
-    previousValidUntil: r.previous_valid_until,
-    eventAt: r.criado_em_ms,
-  }));
+  return {
+    held: rows[0]?.held ?? [],
+    more: rows[0]?.more ?? false,
+    rows: rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        id: r.id!,
+        leaseId,
+        channelId: r.channel_id,
+        attempt: r.tentativas,
+        eventId: r.event_id,
+        tipo: r.tipo,
+        payload: r.payload,
+        url: r.url,
+        secretSealed: r.secret_sealed,
+        previousSecretSealed: r.previous_secret_sealed,
+        previousValidUntil: r.previous_valid_until,
+        eventAt: r.criado_em_ms,
+      })),
+  };
+}
+
+/**
+ * For the metrics, read from the queue (the same on every process): channels contained
+ * now, and due deliveries not attempted because of the fairness rules, by reason:
+ * `contido` (their channel is contained: one probe at a time) and `limite` (their
+ * channel already has `cap` or more deliveries claimed, so the workers take no more of
+ * it for now: during a burst, the cap is what keeps the rest waiting).
+ */
+export async function heldBack(
+  db: DB,
+  now: Date,
+  cap: number,
+): Promise<{ contained: number; heldContained: number; heldByCap: number }> {
+  const { rows } = await sql<{ contained: number; heldContained: number; heldByCap: number }>`
+    with contained as (
+      select h.channel_id from delivery_channels h join webhooks w on w.channel_id = h.channel_id
+      where h.contained_since is not null
+    ),
+    at_cap as (
+      select channel_id from deliveries
+      where lease_id is not null and next_attempt_at > ${now}
+      group by channel_id having count(*) >= ${cap}::int
+    ),
+    waiting as (
+      select d.channel_id, count(*)::int as n from deliveries d
+      where d.status = 'PENDENTE' and d.next_attempt_at <= ${now}
+        and d.channel_id in (select channel_id from contained union select channel_id from at_cap)
+      group by d.channel_id
+    )
+    select (select count(*)::int from contained) as contained,
+      coalesce((select sum(n)::int from waiting where channel_id in (select channel_id from contained)), 0) as "heldContained",
+      coalesce((select sum(n)::int from waiting where channel_id not in (select channel_id from contained)), 0) as "heldByCap"
+  `.execute(db);
+  return rows[0] ?? { contained: 0, heldContained: 0, heldByCap: 0 };
 }
 
 export interface AttemptResult {
   id: string;
   leaseId: string;
+  channelId: string;
   status: 'ENTREGUE' | 'PENDENTE' | 'FALHOU';
   nextAttemptAt: Date | null;
   httpStatus: number | null;
@@ -161,12 +308,19 @@ export interface AttemptResult {
 
 /** What an attempt leads to: delivered, the next retry of the schedule, or failed for good. */
 export function outcome(
-  claimed: Pick<ClaimedDelivery, 'id' | 'leaseId' | 'attempt'>,
+  claimed: Pick<ClaimedDelivery, 'id' | 'leaseId' | 'attempt' | 'channelId'>,
   result: { ok: boolean; status?: number; latencyMs: number; error?: string },
   at: Date,
   retryDelaysSeconds: readonly number[],
 ): AttemptResult {
-  const base = { id: claimed.id, leaseId: claimed.leaseId, httpStatus: result.status ?? null, latencyMs: result.latencyMs, at };
+  const base = {
+    id: claimed.id,
+    leaseId: claimed.leaseId,
+    channelId: claimed.channelId,
+    httpStatus: result.status ?? null,
+    latencyMs: result.latencyMs,
+    at,
+  };
   if (result.ok) return { ...base, status: 'ENTREGUE', nextAttemptAt: null, error: null };
   const error = (result.error ?? 'falha').slice(0, 500);
   if (claimed.attempt >= MAX_ATTEMPTS) return { ...base, status: 'FALHOU', nextAttemptAt: null, error };
@@ -226,10 +380,20 @@ export async function releaseClaims(db: DB, claims: Array<Pick<ClaimedDelivery, 
   return Number(result.numAffectedRows ?? 0n);
 }
 
-/** When the next pending delivery falls due (to sleep exactly until then). */
-export async function nextDueAt(db: DB): Promise<Date | undefined> {
+/**
+ * When the next pending delivery falls due (to sleep exactly until then), leaving
+ * out the channels a claim found held back (the worker re-checks those on a timer of
+ * its own). One index probe per channel with a webhook.
+ */
+export async function nextDueAt(db: DB, except: readonly string[] = []): Promise<Date | undefined> {
   const { rows } = await sql<{ at: Date | null }>`
-    select min(next_attempt_at) as at from deliveries where status = 'PENDENTE'
+    select min(n.at) as at
+    from webhooks w cross join lateral (
+      select next_attempt_at as at from deliveries
+      where channel_id = w.channel_id and status = 'PENDENTE'
+      order by next_attempt_at limit 1
+    ) n
+    where not (w.channel_id = any (${except}::uuid[]))
   `.execute(db);
   return rows[0]?.at ?? undefined;
 }

@@ -1,23 +1,48 @@
-// The delivery engine. Claim a batch (one statement, committed, which also records
-// the attempts finished since the last one) → buffer → sign and send (no transaction
-// open) → the result rides along with the next claim, or is recorded on its own
-// when no claim follows. Woken at once by NOTIFY on every new delivery; a timer
-// covers retries falling due and any missed notification.
+// The delivery engine, in four stages:
+//
+//   1. claim   one statement, committed: takes due deliveries fairly across channels
+//              (attempts.ts, claimDue) under a lease, and records the attempts that
+//              finished since the last claim.
+//   2. buffer  claimed rows wait in memory, one queue per channel served in turns
+//   and slots  (claim-buffer.ts), for one of `concurrency` attempt slots; a channel
+//              has at most its share of its cap under way (channel-slots.ts).
+//   3. send    sign and POST, no transaction open (deliverer.ts).
+//   4. record  the result rides along with the next claim, or is written on its own
+//              when no claim takes it soon (recorder.ts); channel health is written
+//              beside it (channel-health.ts), and contains an endpoint that keeps
+//              failing.
+//
+// At least once, never lost: a row is only ever marked ENTREGUE by the record stage,
+// after its attempt answered 2xx. Until then it is PENDENTE with a lease; if the
+// process dies anywhere in between (buffered, in flight, result not yet written),
+// the lease runs out and the row is due again, for this or any other worker. A
+// result written late for a lease that ran out is ignored (the newer attempt owns
+// the row). So a delivery can be sent twice, never zero times.
+//
+// Woken at once by NOTIFY on every new delivery; a timer covers retries falling due,
+// channels held back by their cap, and any missed notification.
 import type { Context } from '../../context.ts';
 import { DELIVERIES_CHANNEL } from '../../events/outbox.ts';
 import { signingSecrets } from '../webhooks.service.ts';
 import type { Deliverer } from './deliverer.ts';
-import type { Keys } from '../../crypto/keys.ts';
 import {
   claimDue,
   nextDueAt,
   outcome,
-  recordResults,
   refreshQueueStatistics,
   releaseClaims,
   type AttemptResult,
   type ClaimedDelivery,
 } from './attempts.ts';
+import { HealthWriter } from './channel-health.ts';
+import { ClaimBuffer } from './claim-buffer.ts';
+import { ChannelPace } from './channel-pace.ts';
+import { ChannelSlots, PROBE_INTERVAL_MS } from './channel-slots.ts';
+import { Recorder } from './recorder.ts';
+import { openedSecrets } from './secret-cache.ts';
+import { WakeTimer } from './wake-timer.ts';
+import { heartbeat, leave } from './worker-registry.ts';
+import { uuidv7 } from '../../crypto/random.ts';
 
 export interface WorkerHooks {
   /** After each attempt (metrics). */
@@ -30,6 +55,8 @@ export interface DeliveryWorker {
   /** Claims now (tests, and the resend path, use it to skip the wait). */
   wake(): void;
   readonly inFlight: number;
+  /** Claimed here, waiting because their channel already has its share of attempts under way. */
+  readonly waitingForShare: number;
 }
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'log'> & { deliverer: Deliverer };
@@ -42,28 +69,32 @@ const MAX_BATCH = 500;
 // A claim asks for about this much work at the rate attempts are finishing: fast
 // receivers get large batches, slow ones small batches that other workers can share.
 const CLAIM_SECONDS = 0.25;
-// Unsealed signing secrets kept in memory (one or two per channel with a webhook).
-const SECRET_CACHE_SIZE = 1024;
 // A backlog refreshes the queue's planner statistics at most this often per worker.
 const STATISTICS_INTERVAL_MS = 60_000;
 // An idle worker looks up when the next retry falls due at most this often (one
 // query per delivery otherwise); the timer it armed and the poll cover the rest.
 const NEXT_DUE_INTERVAL_MS = 1000;
-// An idle worker records the results of this many milliseconds in one statement.
+// Channels held back by their cap free up when their attempts end, in this worker
+// (it claims again at once) or in another one (seen by a claim this often).
+const HELD_RECHECK_MS = 250;
+// A claim takes at most this many times a channel's share of slots from it: enough
+// rows to amortize the claim (a 20,000-event drain of one channel needs batches of
+// hundreds), few enough that one worker does not hoard a channel whose attempts the
+// other workers could be sending too.
+const CLAIM_AHEAD = 16;
+// An idle worker writes the results of this many milliseconds in one statement.
 const RECORD_DELAY_MS = 10;
+// While claims follow one another, a result waits this long for one to take it along
+// (measured draining 20,000 events: claims came every 40–80 ms; results written on
+// their own instead doubled PostgreSQL's CPU per delivery).
+const RIDE_WAIT_MS = 100;
+// How often a worker says it is alive and counts the others (worker-registry.ts).
+const HEARTBEAT_MS = 2000;
 
 export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): Promise<DeliveryWorker> {
-  const { concurrency, leaseSeconds, pollSeconds } = deps.config.worker;
+  const { concurrency, leaseSeconds, pollSeconds, maxInFlightPerChannel, containAfter } = deps.config.worker;
   const log = deps.log.child({ role: 'worker' });
-  // Claimed rows wait in a local buffer until one of the `concurrency` attempt slots
-  // is free: the next batch is claimed while the current one is still being sent,
-  // and a free slot never waits for a round trip to the database. A claim asks for
-  // half a batch to a batch (see batchSize: one commit for many deliveries). While a
-  // backlog is known, a second claim may run beside the first: on a busy machine a
-  // claim takes longer than sending what the previous one brought (measured: 15–27
-  // ms for 100–164 rows while those were sent), and one claim at a time left every
-  // slot idle between claims.
-  //
+
   // Attempts finished per second, measured over windows of at least 250 ms
   // (undefined until the first window closes).
   let rate: number | undefined;
@@ -72,45 +103,50 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   /** Rows per claim: CLAIM_SECONDS of work at the current rate, one round of attempts at least. */
   const batchSize = (): number =>
     Math.min(MAX_BATCH, rate === undefined ? 4 * concurrency : Math.max(concurrency, Math.round(rate * CLAIM_SECONDS)));
+
   // A buffered row must start early enough for its attempt (≤ one timeout) and the
   // recording of its result to end inside its lease: one that waited longer (slow
   // receivers filling every slot) is given back instead. The configuration keeps
   // the lease ≥ 3 timeouts, so this leaves at least one timeout of waiting.
-  const maxWaitMs = leaseSeconds * 1000 - 2 * deps.config.worker.deliveryTimeoutMs;
-  // The buffer: claimed batches in claim order, each with its claim time.
-  const batches: Array<{ rows: ClaimedDelivery[]; next: number; at: number }> = [];
-  let buffered = 0;
+  const buffer = new ClaimBuffer(leaseSeconds * 1000 - 2 * deps.config.worker.deliveryTimeoutMs);
+  const recorder = new Recorder(deps.database.db, log);
+  const health = new HealthWriter({ db: deps.database.db, clock: deps.clock, log, containAfter });
+  const secretCache = openedSecrets(deps.keys);
+  const paces = new ChannelPace();
+  const slots = new ChannelSlots({ cap: maxInFlightPerChannel, concurrency, containAfter });
+  const { mayStart } = slots;
+
   let inFlight = 0;
   let stopping = false;
+  let idle: (() => void) | undefined;
+
+  // ---- 1. claim ---------------------------------------------------------------
+  // Claimed rows wait in the buffer until a slot is free: the next batch is claimed
+  // while the current one is still being sent, and a free slot never waits for a
+  // round trip to the database. While a backlog is known, a second claim may run
+  // beside the first: on a busy machine a claim takes longer than sending what the
+  // previous one brought (measured: 15–27 ms for 100–164 rows while those were
+  // sent), and one claim at a time left every slot idle between claims.
   const claims = new Set<Promise<void>>();
   // Rows asked for by the claims under way (they count against the capacity).
   let reserved = 0;
   // Something may be due that no claim has looked for yet (a NOTIFY, the timer).
   let wakeAgain = false;
-  let timer: NodeJS.Timeout | undefined;
-  // Wall-clock time the timer fires (Infinity when none is set), so that a retry
-  // recorded after the timer was set can bring it forward.
-  let timerAt = Number.POSITIVE_INFINITY;
-  let failures = 0;
-  let backingOff = false;
   // True when the last claim filled all it asked for (more deliveries may be due):
   // finishing attempts then claim again as soon as there is room for a batch.
   let moreDue = false;
-  const results: AttemptResult[] = [];
-  let flushing: Promise<void> | undefined;
-  let idle: (() => void) | undefined;
-  const secretCache = openedSecrets(deps.keys);
+  // True when the last claim left due rows behind (a full batch, or channels cut to
+  // their share): results then wait a little for the next claim to take them along.
+  let backlog = false;
+  // Contained channels the last claim left with due rows (their probe is under way).
+  let held = new Set<string>();
+  let failures = 0;
+  let backingOff = false;
   // See claimDue: with stale statistics a backlog makes every claim read and sort
   // all due rows. When a claim comes back full, the statistics are refreshed (off the
   // claim path); if this role may not ANALYZE, backlog claims run `ordered`.
   let statisticsAt = Number.NEGATIVE_INFINITY;
   let statistics: 'idle' | 'running' | 'refused' = 'idle';
-
-  const unlisten = await deps.database.listen(
-    DELIVERIES_CHANNEL,
-    () => wake(),
-    () => wake(),
-  );
 
   function wake(): void {
     if (stopping) return;
@@ -122,9 +158,16 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   function pump(): void {
     while (!stopping && !backingOff && (wakeAgain || moreDue)) {
       // A second claim only while a backlog is known; an idle queue gets one at a time.
-      if (claims.size >= (moreDue ? 2 : 1)) return;
-      const batch = batchSize();
-      const room = concurrency + 2 * batch - inFlight - buffered - reserved;
+      // A notification during a backlog gets a third, small claim of its own: new
+      // events (another channel's, first in its turns) need not wait behind the
+      // backlog's large claims (measured: beside a 2,000-event burst to an endpoint
+      // answering 503, another channel's p95 went from 4.8 to 13–40 ms without it).
+      const fastLane = moreDue && wakeAgain;
+      if (claims.size >= (moreDue ? 2 : 1) + (fastLane ? 1 : 0)) return;
+      const batch = fastLane && claims.size >= 2 ? concurrency : batchSize();
+      // Rows waiting for their channel's share of slots take no room: a channel whose
+      // endpoint is slow must not stop the others' rows from being claimed.
+      const room = concurrency + 2 * batch - inFlight - (buffer.size - buffer.waiting(mayStart)) - reserved;
       // Full: finishing attempts call pump again.
       if (room < Math.max(1, Math.floor(batch / 2))) return;
       wakeAgain = false;
@@ -135,39 +178,66 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   function claim(wanted: number): void {
     reserved += wanted;
     // While a backlog is worked through, finished attempts ride along: one statement,
-    // one commit for both. Not on the idle path, where the claim is most of an
-    // event's latency (measured at 200 events/s: 0.79 ms alone, 1.18 ms carrying the
-    // previous event's result); those results are recorded beside it (flush).
-    const record = moreDue ? results.splice(0, results.length) : [];
+    // one commit for both. So too while a channel is held, or held enough of here:
+    // its attempts' end brings a claim. Not on the idle path, where the claim
+    // is most of an event's latency (measured at 200 events/s: 0.79 ms alone, 1.18 ms
+    // carrying the previous event's result); those results are recorded beside it.
+    const record = backlog || held.size > 0 || full.size > 0 ? recorder.takeAll() : [];
+    // Rows of each channel this claim may bring: counted as held here until it returns,
+    // so that a claim running beside it does not ask for the same room again.
+    const limits = claimLimits();
+    for (const [channelId, n] of limits) claiming.set(channelId, (claiming.get(channelId) ?? 0) + n);
     const running = (async () => {
-      let batch: ClaimedDelivery[];
+      let claimed;
       try {
-        batch = await claimDue(deps.database.db, deps.clock.now(), wanted, leaseSeconds, {
+        claimed = await claimDue(deps.database.db, deps.clock.now(), wanted, leaseSeconds, {
           ordered: moreDue && statistics === 'refused',
           record,
+          // A channel not seen lately: one round of its share until its rate is known.
+          perChannel: slots.share,
+          contained: slots.contained(),
+          probeIntervalMs: PROBE_INTERVAL_MS,
+          limits,
         });
       } catch (error) {
-        keepForLater(record);
+        recorder.keepForLater(record);
         failures += 1;
         log.warn({ err: { message: (error as Error).message } }, 'claiming deliveries failed; retrying');
         if (!stopping) {
           backingOff = true;
-          schedule(Math.min(1000 * 2 ** (failures - 1), 5000));
+          timer.set(Math.min(1000 * 2 ** (failures - 1), 5000));
         }
         return;
       } finally {
         reserved -= wanted;
+        for (const [channelId, n] of limits) {
+          const left = (claiming.get(channelId) ?? n) - n;
+          if (left > 0) claiming.set(channelId, left);
+          else claiming.delete(channelId);
+        }
       }
       failures = 0;
       scheduleRetries(record);
-      moreDue = batch.length === wanted;
-      if (moreDue) refreshStatistics();
-      // Queue drained: no claim is coming to take the next results along.
-      else if (results.length > 0) void flush();
-      if (batch.length > 0) {
-        batches.push({ rows: batch, next: 0, at: Date.now() });
-        buffered += batch.length;
+      held = new Set(claimed.held);
+      buffer.push(claimed.rows);
+      // Channels this worker now holds enough of: the next claim of theirs comes when
+      // their attempts end and make room (see send).
+      let roomForMore = false;
+      for (const { channelId } of claimed.rows) {
+        if (full.has(channelId)) continue;
+        if (worthClaiming(channelId)) roomForMore = true;
+        else full.add(channelId);
       }
+      // Claim again at once when the batch came back full, or when a channel was cut to
+      // its share of it and this worker has room for more of it (its attempts ended
+      // while the claim ran: nothing else would bring its next claim). Not on `more`
+      // alone, which channels this worker holds enough of would turn into empty claims.
+      moreDue = claimed.rows.length === wanted || (claimed.more && roomForMore);
+      backlog = claimed.rows.length === wanted || claimed.more;
+      if (backlog || held.size > 0 || full.size > 0) refreshStatistics();
+      // Queue drained: no claim is coming to take the next results along.
+      else void recordNow(RECORD_DELAY_MS);
+      shedContained();
       dispatch();
     })();
     claims.add(running);
@@ -178,6 +248,43 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
       // Nothing due and nothing running: sleep until the next retry falls due.
       if (claims.size === 0 && !moreDue && !wakeAgain) void scheduleNextDue();
     });
+  }
+
+  /**
+   * How many rows of each channel this worker should hold (claimed, waiting or being
+   * sent): its share of slots and CLAIM_SECONDS of attempts at the pace its endpoint
+   * answers (channel-pace.ts), CLAIM_AHEAD shares at most. Claimed rows count their attempt;
+   * a channel whose endpoint is slow must not have hundreds of them waiting here for
+   * a slot (the other workers could send them, and its deliveries would show
+   * attempts not yet made).
+   */
+  const aheadOf = (channelId: string): number =>
+    Math.min(CLAIM_AHEAD * slots.share, slots.share + Math.floor(paces.perSecond(channelId, slots.share) * CLAIM_SECONDS));
+  const roomOf = (channelId: string): number =>
+    Math.max(0, aheadOf(channelId) - buffer.countOf(channelId) - slots.sendingOf(channelId) - (claiming.get(channelId) ?? 0));
+  // Rows of each channel asked for by the claims under way.
+  const claiming = new Map<string, number>();
+  // A claim for less than half of a channel's holding is not worth its statement.
+  const worthClaiming = (channelId: string): boolean => roomOf(channelId) >= Math.max(1, Math.floor(aheadOf(channelId) / 2));
+  // Channels left out of the last claim because this worker holds enough of them; a
+  // claim follows when their attempts end and make room (see send).
+  let full = new Set<string>();
+
+  /** Per channel, how many rows this claim may take (0: none), for the channels this worker knows. */
+  function claimLimits(): Map<string, number> {
+    const limits = new Map<string, number>();
+    full = new Set();
+    for (const channelId of new Set([...paces.channels(), ...buffer.channels(), ...slots.channels()])) {
+      // A contained channel between probes: none now (the held recheck comes back for it).
+      if (slots.probeWait(channelId) > 0) {
+        limits.set(channelId, 0);
+        continue;
+      }
+      const worth = worthClaiming(channelId);
+      limits.set(channelId, worth ? roomOf(channelId) : 0);
+      if (!worth) full.add(channelId);
+    }
+    return limits;
   }
 
   function refreshStatistics(): void {
@@ -196,57 +303,28 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
     );
   }
 
-  /** Starts buffered deliveries while attempt slots are free. */
-  function dispatch(): void {
-    let stale: ClaimedDelivery[] | undefined;
-    while (!stopping && inFlight < concurrency && buffered > 0) {
-      const head = batches[0]!;
-      const claimed = head.rows[head.next++]!;
-      buffered -= 1;
-      if (head.next === head.rows.length) batches.shift();
-      if (Date.now() - head.at > maxWaitMs) (stale ??= []).push(claimed);
-      else void attempt(claimed);
-    }
-    if (stale) giveBack(stale);
-  }
-
-  /** Unstarted claims become due again at once (if this fails, their leases expire: never lost). */
-  function giveBack(unstarted: ClaimedDelivery[]): Promise<void> {
-    return releaseClaims(deps.database.db, unstarted, deps.clock.now()).then(
-      () => undefined,
-      (error: Error) =>
-        log.warn({ err: { message: error.message }, count: unstarted.length }, 'giving back unstarted deliveries failed'),
-    );
-  }
-
+  // ---- timers: retries falling due, held channels, missed notifications -------
+  const timer = new WakeTimer(() => {
+    backingOff = false;
+    wake();
+  });
   let nextDueCheckedAt = Number.NEGATIVE_INFINITY;
+
   /** Sleeps until the next retry falls due, never longer than the poll interval. */
   async function scheduleNextDue(): Promise<void> {
+    const cap = held.size > 0 ? HELD_RECHECK_MS : pollSeconds * 1000;
     // Looked up a moment ago and a timer is armed: it still holds (retries recorded
     // here since then brought it forward themselves, see scheduleRetries).
-    if (Date.now() - nextDueCheckedAt < NEXT_DUE_INTERVAL_MS && timerAt !== Number.POSITIVE_INFINITY) return;
+    if (Date.now() - nextDueCheckedAt < NEXT_DUE_INTERVAL_MS && timer.at <= Date.now() + cap) return;
     nextDueCheckedAt = Date.now();
-    let delay = pollSeconds * 1000;
+    let delay = cap;
     try {
-      const next = await nextDueAt(deps.database.db);
+      const next = await nextDueAt(deps.database.db, [...held, ...full]);
       if (next) delay = Math.max(0, Math.min(delay, next.getTime() - deps.clock.now().getTime()));
     } catch {
       // the poll interval covers it
     }
-    schedule(delay);
-  }
-
-  function schedule(delayMs: number): void {
-    clearTimeout(timer);
-    timerAt = Number.POSITIVE_INFINITY;
-    if (stopping) return;
-    timerAt = Date.now() + delayMs;
-    timer = setTimeout(() => {
-      timerAt = Number.POSITIVE_INFINITY;
-      backingOff = false;
-      wake();
-    }, delayMs);
-    timer.unref();
+    timer.set(delay);
   }
 
   /**
@@ -262,11 +340,32 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
       if (r.status === 'PENDENTE' && r.nextAttemptAt) earliest = Math.min(earliest, r.nextAttemptAt.getTime());
     if (earliest === Number.POSITIVE_INFINITY) return;
     const delay = Math.max(0, earliest - deps.clock.now().getTime());
-    if (Date.now() + delay < timerAt) schedule(delay);
+    timer.bringForward(delay);
   }
 
-  async function attempt(claimed: ClaimedDelivery): Promise<void> {
+  // ---- 2. buffer and slots -----------------------------------------------------
+  /** Starts buffered deliveries while attempt slots are free; gives back rows that waited too long. */
+  function dispatch(): void {
+    if (stopping) return;
+    const { ready, stale } = buffer.take(concurrency - inFlight, mayStart);
+    for (const claimed of ready) void send(claimed);
+    if (stale.length > 0) void giveBack(stale);
+  }
+
+  /** Unstarted claims become due again at once (if this fails, their leases expire: never lost). */
+  function giveBack(unstarted: ClaimedDelivery[]): Promise<void> {
+    return releaseClaims(deps.database.db, unstarted, deps.clock.now()).then(
+      () => undefined,
+      (error: Error) =>
+        log.warn({ err: { message: error.message }, count: unstarted.length }, 'giving back unstarted deliveries failed'),
+    );
+  }
+
+  // ---- 3. send -----------------------------------------------------------------
+  async function send(claimed: ClaimedDelivery): Promise<void> {
     inFlight += 1;
+    slots.started(claimed.channelId);
+    const startedAt = Date.now();
     try {
       const now = deps.clock.now();
       const secrets = signingSecrets(
@@ -288,19 +387,27 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
       });
       const result = outcome(claimed, sent, deps.clock.now(), deps.config.retryDelaysSeconds);
       hooks.onAttempt?.(claimed, result);
-      results.push(result);
-      void flush();
+      record(result);
+      // Contained here: its buffered rows go back unattempted, and every other worker
+      // should know at once, not at the next health write.
+      if (slots.noteResult(result)) {
+        shedContained();
+        void health.flush();
+      }
     } catch (error) {
       // The lease expires and the delivery is tried again: never lost.
       log.error({ err: error, deliveryId: claimed.id }, 'delivery attempt crashed');
     } finally {
       inFlight -= 1;
-      windowCount += 1;
-      const now = Date.now();
-      if (now - windowStart >= 250) {
-        rate = (windowCount * 1000) / (now - windowStart);
-        windowStart = now;
-        windowCount = 0;
+      slots.ended(claimed.channelId);
+      countFinished();
+      paces.finished(claimed.channelId, Date.now() - startedAt);
+      // A contained channel's probe ended: its next one may be claimed. A channel this
+      // worker held enough of: claim again once it is worth it.
+      if (held.has(claimed.channelId)) wakeAgain = true;
+      else if (full.has(claimed.channelId) && worthClaiming(claimed.channelId)) {
+        full.delete(claimed.channelId);
+        wakeAgain = true;
       }
       dispatch();
       if (inFlight === 0) idle?.();
@@ -309,41 +416,63 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   }
 
   /**
-   * Records results that no claim is taking along: those of the next few
-   * milliseconds in one statement, and those finishing while a write is running in
-   * the next one. While a backlog is being worked through, claims follow one another
-   * and take every result along: no statement of its own then.
+   * A claim made before the shared state said "contained" may bring more of such a
+   * channel's rows: one may wait here for its probe, the rest go back unattempted.
    */
-  function flush(): Promise<void> {
-    if (moreDue && !stopping) return Promise.resolve();
-    flushing ??= (async () => {
-      await new Promise((resolve) => setTimeout(resolve, stopping ? 0 : RECORD_DELAY_MS));
-      while (results.length > 0) {
-        const batch = results.splice(0, results.length);
-        try {
-          await recordResults(deps.database.db, batch);
-          scheduleRetries(batch);
-        } catch (error) {
-          log.warn({ err: { message: (error as Error).message }, count: batch.length }, 'recording attempts failed; retrying');
-          keepForLater(batch);
-          if (stopping) break;
-          await new Promise((resolve) => setTimeout(resolve, 500));
-        }
-      }
-    })().finally(() => {
-      flushing = undefined;
-    });
-    return flushing;
+  function shedContained(): void {
+    for (const channelId of slots.contained()) {
+      const rows = buffer.takeChannel(channelId);
+      if (rows.length === 0) continue;
+      const keep = slots.sendingOf(channelId) === 0 ? 1 : 0;
+      buffer.push(rows.slice(0, keep));
+      if (rows.length > keep) void giveBack(rows.slice(keep));
+    }
   }
 
-  /**
-   * Results whose write failed go out with the next one; if the process dies first,
-   * the leases expire and the deliveries are sent again (at least once, never lost).
-   */
-  function keepForLater(batch: AttemptResult[]): void {
-    results.unshift(...batch.slice(0, Math.max(0, 10_000 - results.length)));
+  function countFinished(): void {
+    windowCount += 1;
+    const now = Date.now();
+    if (now - windowStart >= 250) {
+      rate = (windowCount * 1000) / (now - windowStart);
+      windowStart = now;
+      windowCount = 0;
+    }
   }
 
+  // ---- 4. record -----------------------------------------------------------------
+  function record(result: AttemptResult): void {
+    recorder.add(result);
+    health.add(result);
+    // While claims follow one another (a backlog, a held channel, one this worker holds
+    // enough of: their attempts' end brings a claim, see send), the next claim takes the
+    // result along. One that no claim took within RIDE_WAIT_MS is written on its own:
+    // the claim may wait on another channel's attempts.
+    const claimComing = backlog || held.has(result.channelId) || full.has(result.channelId);
+    void recordNow(stopping ? 0 : claimComing ? RIDE_WAIT_MS : RECORD_DELAY_MS);
+  }
+
+  function recordNow(delayMs = 0): Promise<void> {
+    return recorder.flush(delayMs).then(scheduleRetries);
+  }
+
+  // ---- the workers alive, for the shares of each channel's cap --------------------
+  const workerId = uuidv7(Date.now());
+  const beat = async () => {
+    try {
+      slots.workersAlive(await heartbeat(deps.database.db, workerId, deps.clock.now()));
+    } catch (error) {
+      log.warn({ err: { message: (error as Error).message } }, 'worker heartbeat failed');
+    }
+  };
+  await beat();
+  const heartbeatTimer = setInterval(() => void beat(), HEARTBEAT_MS);
+  heartbeatTimer.unref();
+
+  const unlisten = await deps.database.listen(
+    DELIVERIES_CHANNEL,
+    () => wake(),
+    () => wake(),
+  );
   wake();
 
   return {
@@ -351,37 +480,22 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
     get inFlight() {
       return inFlight;
     },
+    get waitingForShare() {
+      return buffer.waiting(mayStart);
+    },
     async stop() {
       stopping = true;
-      clearTimeout(timer);
+      timer.stop();
+      clearInterval(heartbeatTimer);
       await unlisten();
       // Claims under way land in the buffer; what was never started is given back.
       await Promise.all(claims);
-      const unstarted = batches.splice(0).flatMap((b) => b.rows.slice(b.next));
-      buffered = 0;
+      const unstarted = buffer.drain();
       if (unstarted.length > 0) await giveBack(unstarted);
       if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
-      await flush();
-    },
-  };
-}
-
-/**
- * Secrets unsealed (AES-256-GCM) once, not once per delivery: remembered by their
- * sealed bytes as the claim returns them (hex text). A rotation seals a new secret,
- * so new text, so a new entry; the oldest entries go first past the size limit.
- */
-function openedSecrets(keys: Keys): { open(sealedHex: string): string } {
-  const secrets = new Map<string, string>();
-  return {
-    open(sealedHex) {
-      let secret = secrets.get(sealedHex);
-      if (secret === undefined) {
-        secret = keys.open(Buffer.from(sealedHex, 'hex'));
-        if (secrets.size >= SECRET_CACHE_SIZE) secrets.delete(secrets.keys().next().value!);
-        secrets.set(sealedHex, secret);
-      }
-      return secret;
+      await recordNow();
+      await health.stop();
+      await leave(deps.database.db, workerId).catch(() => {});
     },
   };
 }

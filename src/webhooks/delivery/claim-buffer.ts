@@ -1,0 +1,109 @@
+// Claimed deliveries waiting for an attempt slot: one queue per channel, served in
+// turns, so a channel that may not send more right now (its share of this worker's
+// slots is taken) never stands in front of another channel's rows.
+import type { ClaimedDelivery } from './attempts.ts';
+
+interface Waiting {
+  row: ClaimedDelivery;
+  at: number;
+}
+
+export class ClaimBuffer {
+  private readonly queues = new Map<string, Waiting[]>();
+  private count = 0;
+  private readonly maxWaitMs: number;
+
+  /** `maxWaitMs`: a row that waited longer must not start any more (its lease may end first). */
+  constructor(maxWaitMs: number) {
+    this.maxWaitMs = maxWaitMs;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  push(rows: ClaimedDelivery[]): void {
+    const at = Date.now();
+    for (const row of rows) {
+      let queue = this.queues.get(row.channelId);
+      if (!queue) this.queues.set(row.channelId, (queue = []));
+      queue.push({ row, at });
+    }
+    this.count += rows.length;
+  }
+
+  /**
+   * Up to `slots` rows to start now, one channel at a time in turns, each channel only
+   * while `mayStart(channel, startedHere)` says so; and the rows that waited too long.
+   */
+  take(
+    slots: number,
+    mayStart: (channelId: string, startedHere: number) => boolean,
+  ): {
+    ready: ClaimedDelivery[];
+    stale: ClaimedDelivery[];
+  } {
+    const ready: ClaimedDelivery[] = [];
+    const stale: ClaimedDelivery[] = [];
+    const now = Date.now();
+    const started = new Map<string, number>();
+    let progress = true;
+    while (ready.length < slots && progress) {
+      progress = false;
+      for (const [channelId, queue] of this.queues) {
+        if (ready.length >= slots) break;
+        while (queue.length > 0 && now - queue[0]!.at > this.maxWaitMs) stale.push(queue.shift()!.row);
+        const here = started.get(channelId) ?? 0;
+        if (queue.length > 0 && mayStart(channelId, here)) {
+          ready.push(queue.shift()!.row);
+          started.set(channelId, here + 1);
+          progress = true;
+        }
+        if (queue.length === 0) this.queues.delete(channelId);
+      }
+    }
+    // A channel served last this time goes to the back of the turn order.
+    for (const channelId of started.keys()) {
+      const queue = this.queues.get(channelId);
+      if (queue) {
+        this.queues.delete(channelId);
+        this.queues.set(channelId, queue);
+      }
+    }
+    this.count -= ready.length + stale.length;
+    return { ready, stale };
+  }
+
+  /** Rows whose channel may not start another attempt now. */
+  waiting(mayStart: (channelId: string, startedHere: number) => boolean): number {
+    let count = 0;
+    for (const [channelId, queue] of this.queues) if (!mayStart(channelId, 0)) count += queue.length;
+    return count;
+  }
+
+  /** The channels with rows waiting here. */
+  channels(): IterableIterator<string> {
+    return this.queues.keys();
+  }
+
+  /** Rows of one channel waiting here. */
+  countOf(channelId: string): number {
+    return this.queues.get(channelId)?.length ?? 0;
+  }
+
+  /** Every row of one channel not started yet (to give back). */
+  takeChannel(channelId: string): ClaimedDelivery[] {
+    const queue = this.queues.get(channelId) ?? [];
+    this.queues.delete(channelId);
+    this.count -= queue.length;
+    return queue.map((w) => w.row);
+  }
+
+  /** Everything not started (a stopping worker gives it back). */
+  drain(): ClaimedDelivery[] {
+    const rows = [...this.queues.values()].flatMap((queue) => queue.map((w) => w.row));
+    this.queues.clear();
+    this.count = 0;
+    return rows;
+  }
+}
