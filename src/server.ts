@@ -8,56 +8,86 @@ import { migrate } from './db/migrate.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { deriveKeys, loadOrCreateMasterKey } from './crypto/keys.ts';
 import { systemClock, type Clock } from './clock.ts';
+import type { BankGateway } from './bank/bank-gateway.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
-import { buildApp, type App } from './http/app.ts';
+import { buildApp, type App } from './app.ts';
 import { startSweeper } from './sweeper.ts';
 import { createInboxReceiver } from './sandbox/inbox.service.ts';
 import { createSandboxBank } from './bank/sandbox-bank.ts';
-import { createOutbound } from './webhooks/outbound.ts';
+import { createOutbound, type OutboundOptions } from './webhooks/outbound.ts';
 import { createDeliverer, USER_AGENT } from './webhooks/delivery/deliverer.ts';
-import { startDeliveryWorker } from './webhooks/delivery/worker.ts';
+import { startDeliveryWorker, type DeliveryWorker } from './webhooks/delivery/worker.ts';
 import { metricsFor } from './observability/metrics.ts';
 
 export interface Roles {
   api: boolean;
   worker: boolean;
   sweeper: boolean;
+  /** The api listens on the configured host and port (default); false: ready for `inject` only (tests). */
+  listen?: boolean;
 }
 
 export interface Running {
   ctx: Context;
   app: App | undefined;
-  /** The address the HTTP server listens on (when the api role runs). */
+  /** The address the HTTP server listens on (when the api role runs and listens). */
   url: string | undefined;
+  worker: DeliveryWorker | undefined;
   stop(): Promise<void>;
 }
 
-/** Opens the database (embedded or PostgreSQL), applies migrations and derives keys. */
+/**
+ * What a caller may put in place of the parts `openContext` would make. Production
+ * passes nothing (or a logger); tests pass a captured logger, a ManualClock, an open
+ * database to share, an in-memory PGlite, a fake bank (the one edge we do not own) or
+ * a loopback resolver for the webhook client.
+ */
+export interface ContextOverrides {
+  log?: Logger;
+  clock?: Clock;
+  /** An open, migrated database to use (not closed on release: its owner closes it). */
+  database?: Database;
+  /** PGlite's folder instead of `<dataDir>/pglite` ('memory': nothing on disk, no data-dir lock). */
+  pgliteDir?: string;
+  bank?: BankGateway;
+  outbound?: Partial<OutboundOptions>;
+}
+
+/**
+ * Everything a role needs, assembled once: opens the database (embedded or
+ * PostgreSQL) and applies migrations, derives keys, and builds the bank gateway and
+ * the webhook deliverer. The one assembly path of the service: `serve`, `api`,
+ * `worker`, the CLI commands and the tests all come through here.
+ */
 export async function openContext(
   config: Config,
-  options: { log?: Logger; clock?: Clock } = {},
+  overrides: ContextOverrides = {},
 ): Promise<Context & { release(): Promise<void> }> {
-  const log = options.log ?? createLogger(config.logLevel);
+  const log = overrides.log ?? createLogger(config.logLevel);
+  const embeddedOnDisk = !config.databaseUrl && !overrides.database && overrides.pgliteDir !== 'memory';
   let unlock = () => {};
   let masterKey = config.masterKey;
-  if (!config.databaseUrl) {
+  if (embeddedOnDisk) {
     unlock = lockDataDir(config.dataDir);
     masterKey ??= loadOrCreateMasterKey(config.dataDir);
   }
+  if (!masterKey) throw new Error('CONSIGNA_MASTER_KEY is required when the database is not embedded on disk');
   let database: Database;
   try {
-    database = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: path.join(config.dataDir, 'pglite'),
-      poolSize: config.pgPoolSize,
-      log,
-    });
-    await migrate(database);
+    database =
+      overrides.database ??
+      (await openDatabase({
+        databaseUrl: config.databaseUrl,
+        dataDir: overrides.pgliteDir ?? path.join(config.dataDir, 'pglite'),
+        poolSize: config.pgPoolSize,
+        log,
+      }));
+    if (!overrides.database) await migrate(database);
   } catch (error) {
     unlock();
     throw error;
   }
-  const clock = options.clock ?? systemClock;
+  const clock = overrides.clock ?? systemClock;
   const outbound = createOutbound({
     allowInsecure: config.allowInsecureWebhooks,
     timeoutMs: config.worker.deliveryTimeoutMs,
@@ -65,39 +95,41 @@ export async function openContext(
     // A socket for every attempt slot: an attempt that queued for a socket could use
     // up its timeout without being sent, and still count as one of the seven.
     connectionsPerOrigin: config.worker.concurrency,
+    ...overrides.outbound,
   });
-  const ctx: Context & { release(): Promise<void> } = {
-    config,
-    database,
-    keys: deriveKeys(masterKey!),
-    clock,
-    log,
-    bank: createSandboxBank({ signingBaseUrl: config.publicBaseUrl }),
-    deliverer: undefined as never,
+  const base = { config, database, keys: deriveKeys(masterKey), clock, log };
+  return {
+    ...base,
+    bank: overrides.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl }),
+    deliverer: createDeliverer({ outbound, clock, publicBaseUrl: config.publicBaseUrl, inbox: createInboxReceiver(base) }),
     async release() {
-      await outbound.close();
-      await database.close();
-      unlock();
+      try {
+        await outbound.close();
+        if (!overrides.database) await database.close();
+      } finally {
+        unlock();
+      }
     },
   };
-  ctx.deliverer = createDeliverer({ outbound, clock, publicBaseUrl: config.publicBaseUrl, inbox: createInboxReceiver(ctx) });
-  return ctx;
 }
 
 export async function startRoles(ctx: Context & { release(): Promise<void> }, roles: Roles): Promise<Running> {
   const stoppers: Array<() => Promise<void>> = [];
   let app: App | undefined;
   let url: string | undefined;
+  let worker: DeliveryWorker | undefined;
 
   if (roles.sweeper) stoppers.push(startSweeper(ctx));
   if (roles.worker) {
     const metrics = metricsFor(ctx);
-    const worker = await startDeliveryWorker(ctx, { onAttempt: (claimed, result) => metrics.observeAttempt(claimed, result) });
-    stoppers.push(() => worker.stop());
+    const started = await startDeliveryWorker(ctx, { onAttempt: (claimed, result) => metrics.observeAttempt(claimed, result) });
+    stoppers.push(() => started.stop());
+    worker = started;
   }
   if (roles.api) {
     app = await buildApp(ctx);
-    url = await app.listen({ port: ctx.config.port, host: ctx.config.host });
+    if (roles.listen === false) await app.ready();
+    else url = await app.listen({ port: ctx.config.port, host: ctx.config.host });
     const server = app;
     // HTTP first: stop accepting, finish in-flight requests.
     stoppers.unshift(() => server.close());
@@ -108,6 +140,7 @@ export async function startRoles(ctx: Context & { release(): Promise<void> }, ro
     ctx,
     app,
     url,
+    worker,
     stop() {
       stopping ??= (async () => {
         for (const stop of stoppers) await stop();

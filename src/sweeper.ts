@@ -4,6 +4,8 @@ import { sql } from 'kysely';
 import type { Context } from './context.ts';
 import { pruneAuthFailures } from './auth/brute-force.ts';
 import { expireLinks, pruneIdempotencyKeys } from './links/links.expiry.ts';
+import { pruneExpiredTokens } from './auth/token.repository.ts';
+import { pruneRateLimitCounters } from './http/rate-limit.ts';
 
 const LOCK_ID = 7_411_021; // "consigna sweeper"
 const INTERVAL_MS = 30_000;
@@ -25,18 +27,14 @@ export async function sweepOnce(ctx: Context): Promise<SweepResult> {
     const txCtx = { ...ctx, database: { ...ctx.database, db: tx } };
     const expiredLinks = await expireLinks(txCtx);
     const prunedIdempotencyKeys = await pruneIdempotencyKeys(txCtx);
-    const tokens = await tx.deleteFrom('access_tokens').where('expires_at', '<', ctx.clock.now()).executeTakeFirst();
+    const prunedTokens = await pruneExpiredTokens(tx, ctx.clock.now());
     const prunedAuthFailures = await pruneAuthFailures(txCtx);
-    // Counters of windows that ended long ago (every window is far shorter than a day).
-    await tx
-      .deleteFrom('rate_limit_counters')
-      .where('window_start', '<', new Date(ctx.clock.now().getTime() - 86_400_000))
-      .execute();
+    await pruneRateLimitCounters(tx, ctx.clock.now());
     return {
       skipped: false,
       expiredLinks,
       prunedIdempotencyKeys,
-      prunedTokens: Number(tokens.numDeletedRows),
+      prunedTokens,
       prunedAuthFailures,
     };
   });

@@ -1,13 +1,14 @@
 // Bearer authentication for the /v1 API. Runs at onRequest, before the body is
 // read: an unauthenticated caller learns nothing about body validation.
 import type { FastifyRequest } from 'fastify';
-import type { App } from '../http/app.ts';
+import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { isIpAllowed } from '../channels/ip-allow-list.ts';
 import { hashAccessToken } from './token.service.ts';
 import { tokenCacheFor, watchChannelChanges, type TokenCache } from './token-cache.ts';
 import { enforce, type RateLimiter } from '../http/rate-limit.ts';
+import { findTokenChannel } from './token.repository.ts';
 
 export interface AuthenticatedChannel {
   id: string;
@@ -55,12 +56,7 @@ async function authenticate(ctx: Context, cache: TokenCache, request: FastifyReq
   const key = hash.toString('base64');
   let cached = cache.get(key);
   if (!cached) {
-    const row = await ctx.database.db
-      .selectFrom('access_tokens as t')
-      .innerJoin('channels as c', 'c.id', 't.channel_id')
-      .select(['c.id', 'c.name', 'c.active', 'c.allowed_cidrs', 't.expires_at'])
-      .where('t.token_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await findTokenChannel(ctx.database.db, hash);
     if (!row) throw unauthorized('token invalido ou expirado');
     cached = {
       channelId: row.id,

@@ -1,4 +1,4 @@
-// Brute-force guard of the token endpoint (decisions §1): failures per client_id and
+// Brute-force guard of the token endpoint (docs/rules.md §1): failures per client_id and
 // per source IP inside a window block that key for a while. Counters live in the
 // database so that every api process sees the same numbers.
 import { sql } from 'kysely';

@@ -1,5 +1,5 @@
 // Where the client credentials come from: the Basic header (recommended) or the
-// form body, never both (decisions §1).
+// form body, never both (docs/rules.md §1).
 import { AppError } from '../errors.ts';
 import { isCleanText } from '../text/unicode.ts';
 
@@ -14,14 +14,14 @@ const invalidRequest = (message: string) => new AppError(400, 'invalid_request',
 // RFC 6749 §5.2: client authentication that is missing, incomplete or of another
 // scheme is `invalid_client` (401), not a malformed request. The challenge names the
 // scheme this endpoint takes whenever the client sent no credentials or sent them in
-// the Authorization header; a failed body attempt gets none (decisions §1).
+// the Authorization header; a failed body attempt gets none (docs/rules.md §1).
 export const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="consigna", charset="UTF-8"' };
 const clientAuthFailed = (message: string, challenge: boolean) =>
   new AppError(401, 'invalid_client', message, { oauth: true, headers: challenge ? BASIC_CHALLENGE : {} });
 
 /**
  * Nothing here counts towards the brute-force guard: no secret was tried. Two
- * mechanisms at once stay `invalid_request` (RFC 6749 §5.2, decisions §1).
+ * mechanisms at once stay `invalid_request` (RFC 6749 §5.2, docs/rules.md §1).
  */
 export function readCredentials(authorization: string | undefined, body: Record<string, string | undefined>): Credentials {
   const inBody = body.client_id !== undefined || body.client_secret !== undefined;

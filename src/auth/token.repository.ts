@@ -2,7 +2,7 @@
 // the event loop (src/db/batch.ts): under a burst of token requests the round trips
 // and the commits, not the work inside them, were what each request waited for.
 import { sql } from 'kysely';
-import type { DB } from '../db/database.ts';
+import type { DB, Tx } from '../db/database.ts';
 import { batchedPerDatabase } from '../db/batch.ts';
 import { clientKey } from './brute-force.ts';
 
@@ -74,4 +74,27 @@ const writeTokens = batchedPerDatabase(async (db: DB, tokens: readonly NewToken[
 /** Stores an access token (its keyed hash only); the tokens of one turn share a statement and a commit. */
 export function storeToken(db: DB, token: NewToken): Promise<void> {
   return writeTokens(db, token);
+}
+
+/** The channel an access token belongs to (by the token's hash), and when the token expires. */
+export function findTokenChannel(
+  db: DB,
+  tokenHash: Buffer,
+): Promise<{ id: string; name: string; active: boolean; allowed_cidrs: string[]; expires_at: Date } | undefined> {
+  return db
+    .selectFrom('access_tokens as t')
+    .innerJoin('channels as c', 'c.id', 't.channel_id')
+    .select(['c.id', 'c.name', 'c.active', 'c.allowed_cidrs', 't.expires_at'])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Revokes every token of a channel (its secret changed). */
+export async function revokeChannelTokens(db: DB | Tx, channelId: string): Promise<void> {
+  await db.deleteFrom('access_tokens').where('channel_id', '=', channelId).execute();
+}
+
+export async function pruneExpiredTokens(db: DB | Tx, now: Date): Promise<number> {
+  const result = await db.deleteFrom('access_tokens').where('expires_at', '<', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

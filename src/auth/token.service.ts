@@ -1,6 +1,6 @@
 // Client credentials → access token. Unknown client, wrong secret, inactive channel
-// and an IP outside the allow-list are indistinguishable to the caller (spec,
-// Authentication 5), and every one of them counts towards the brute-force guard.
+// and an IP outside the allow-list are indistinguishable to the caller
+// (docs/rules.md §1), and every one of them counts towards the brute-force guard.
 import { AppError } from '../errors.ts';
 import type { Context } from '../context.ts';
 import { addSeconds } from '../clock.ts';

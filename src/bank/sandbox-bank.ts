@@ -1,5 +1,5 @@
 // The sandbox bank: nothing leaves the service. Behaviour is chosen by the CPF given
-// at link creation (spec, "Sandbox test scenarios"); any other valid CPF follows the
+// at link creation (docs/rules.md §6); any other valid CPF follows the
 // whole flow. Offers are fictitious but deterministic per CPF.
 import { createHash } from 'node:crypto';
 import { BankUnavailableError, type BankGateway, type Offer } from './bank-gateway.ts';

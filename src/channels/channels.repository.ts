@@ -1,6 +1,7 @@
+import { sql, type Selectable } from 'kysely';
 import type { DB } from '../db/database.ts';
 import type { ChannelsTable } from '../db/tables.ts';
-import type { Selectable } from 'kysely';
+import { batchedPerDatabase } from '../db/batch.ts';
 
 export type ChannelRow = Selectable<ChannelsTable>;
 
@@ -32,3 +33,9 @@ export async function updateChannel(
   const result = await db.updateTable('channels').set(changes).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** The database's clock: the requests of one event-loop turn share one read (ping). */
+export const databaseTime = batchedPerDatabase(async (db: DB, keys: readonly null[]) => {
+  const { rows } = await sql<{ now: Date }>`select now() as now`.execute(db);
+  return keys.map(() => rows[0]!.now);
+});

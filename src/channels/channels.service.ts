@@ -5,6 +5,7 @@ import { isCleanText } from '../text/unicode.ts';
 import { newClientId, newClientSecret, uuidv7 } from '../crypto/random.ts';
 import { normalizeCidr } from './ip-allow-list.ts';
 import { announceChannelChange, forgetChannelLocally } from '../auth/token-cache.ts';
+import { revokeChannelTokens } from '../auth/token.repository.ts';
 import {
   countChannels,
   findChannelById,
@@ -79,7 +80,7 @@ export async function rotateClientSecret(deps: Deps, id: string): Promise<Issued
   const clientSecret = newClientSecret();
   await deps.database.db.transaction().execute(async (tx) => {
     await updateChannel(tx, id, { secret_hash: hashClientSecret(deps, clientSecret), updated_at: deps.clock.now() });
-    await tx.deleteFrom('access_tokens').where('channel_id', '=', id).execute();
+    await revokeChannelTokens(tx, id);
     await announceChannelChange(tx, id);
   });
   forgetChannelLocally(deps.database, id);

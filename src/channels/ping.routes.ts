@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import { sql } from 'kysely';
-import type { App } from '../http/app.ts';
+import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
-import { batched } from '../db/batch.ts';
+import { databaseTime } from './channels.repository.ts';
 import { DateTime, Uuid, bearerErrors } from '../http/schemas.ts';
 
 const PingResponse = Type.Object(
@@ -14,11 +13,6 @@ const PingResponse = Type.Object(
 );
 
 export function registerPingRoutes(app: App, ctx: Context): void {
-  // Pings of one event-loop turn share one read of the clock of the database.
-  const dbTime = batched(async (keys: readonly null[]) => {
-    const { rows } = await sql<{ now: Date }>`select now() as now`.execute(ctx.database.db);
-    return keys.map(() => rows[0]!.now);
-  });
   app.get(
     '/v1/ping',
     {
@@ -32,7 +26,7 @@ export function registerPingRoutes(app: App, ctx: Context): void {
       },
     },
     async (request) => {
-      const now = await dbTime(null);
+      const now = await databaseTime(ctx.database.db, null);
       const channel = request.channel!;
       return { canal: { id: channel.id, nome: channel.name }, dbTime: now.toISOString() };
     },

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { openContext } from '../server.ts';
+import { printCredentials } from './credentials-output.ts';
 import { createLogger } from '../observability/logger.ts';
 import { normalizeCidr } from '../channels/ip-allow-list.ts';
 import {
@@ -92,22 +93,4 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
   } finally {
     await ctx.release();
   }
-}
-
-export function printCredentials(
-  issued: { canalId: string; nome: string; clientId: string; clientSecret: string; ipsPermitidos: string[] },
-  json: boolean,
-  title: string,
-): void {
-  if (json) {
-    console.log(JSON.stringify(issued, null, 2));
-    return;
-  }
-  console.log(`${title}
-  canalId:       ${issued.canalId}
-  name:          ${issued.nome}
-  client_id:     ${issued.clientId}
-  client_secret: ${issued.clientSecret}
-  allowed IPs:   ${issued.ipsPermitidos.length ? issued.ipsPermitidos.join(', ') : 'any'}
-The client_secret is shown only now: keep it in a secret store.`);
 }

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.ts';
 import { openContext, startRoles, type Roles } from '../server.ts';
 import { ensureDemoChannel } from '../channels/demo-channel.ts';
-import { printCredentials } from './channels.command.ts';
+import { printCredentials } from './credentials-output.ts';
 
 export async function runServe(config: Config, roles: Roles, options: { demo: boolean }): Promise<number> {
   const ctx = await openContext(config);

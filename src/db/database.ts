@@ -1,11 +1,17 @@
 // One Kysely instance over either PostgreSQL (pg pool) or PGlite (embedded), with
 // the same SQL. Also the notification channel (LISTEN/NOTIFY) that wakes workers.
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Tables } from './tables.ts';
 
 export type DB = Kysely<Tables>;
+/**
+ * Inside `db.transaction()`: what a function takes when its statements must commit
+ * together with its caller's (an event with the state change it reports, a row lock
+ * with the update it guards). A plain DB there is a compile error.
+ */
+export type Tx = Transaction<Tables>;
 
 export interface Database {
   readonly db: DB;

@@ -4,6 +4,13 @@ import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date, Date>;
 
+// The values a status column may hold. The rules that move them live with their
+// domain: src/links/link-states.ts, src/proposals/states.ts, and the delivery engine
+// (src/webhooks/delivery/attempts.ts).
+export type LinkStatus = 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
+export type ProposalStatus = 'CRIADA' | 'AGUARDANDO_FORMALIZACAO' | 'FORMALIZADA' | 'APROVADA' | 'RECUSADA' | 'CANCELADA';
+export type DeliveryStatus = 'PENDENTE' | 'ENTREGUE' | 'FALHOU';
+
 export interface ChannelsTable {
   id: string;
   name: string;
@@ -44,7 +51,7 @@ export interface LinksTable {
   cpf_masked: string;
   celular_sealed: Uint8Array | null;
   referencia_externa: string | null;
-  status: string;
+  status: LinkStatus;
   expira_em: Timestamp;
   criado_em: Timestamp;
   aberto_em: Timestamp | null;
@@ -79,7 +86,7 @@ export interface ProposalsTable {
   numero: Generated<number>;
   link_id: string;
   channel_id: string;
-  status: string;
+  status: ProposalStatus;
   valor_centavos: number;
   parcelas: number;
   valor_parcela_centavos: number;
@@ -112,7 +119,7 @@ export interface DeliveriesTable {
   event_id: string;
   channel_id: string;
   tipo: string;
-  status: string;
+  status: DeliveryStatus;
   tentativas: number;
   next_attempt_at: Timestamp | null;
   lease_id: string | null;

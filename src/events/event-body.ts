@@ -1,5 +1,5 @@
 // The body of every event, exactly as signed and sent. No personal data: channels
-// correlate by link.id and link.referenciaExterna (spec, Events; decisions §4).
+// correlate by link.id and link.referenciaExterna (docs/rules.md §4).
 import { uuidv7 } from '../crypto/random.ts';
 
 export const PROPOSAL_EVENT_TYPES = [

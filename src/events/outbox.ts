@@ -2,14 +2,14 @@
 // with the delivery for the channel's webhook when it subscribes to the type. The
 // NOTIFY wakes the workers on commit; a rollback leaves neither event nor delivery.
 import { sql } from 'kysely';
-import type { DB } from '../db/database.ts';
+import type { Tx } from '../db/database.ts';
 import { notify } from '../db/database.ts';
 import { uuidv7 } from '../crypto/random.ts';
 import type { EventBody } from './event-body.ts';
 
 export const DELIVERIES_CHANNEL = 'consigna_deliveries';
 
-export async function recordEvent(tx: DB, channelId: string, event: EventBody): Promise<void> {
+export async function recordEvent(tx: Tx, channelId: string, event: EventBody): Promise<void> {
   const at = new Date(event.ocorridoEm);
   await tx
     .insertInto('events')

@@ -1,9 +1,11 @@
-// Static assets of the pages (CSS, the viewer's script), read once at start-up and
-// served from memory with a content hash, so pages can reference them immutably.
+// Static assets of the pages (CSS, the viewer's script), read when their domain's
+// module loads and served from memory with a content hash, so pages can reference
+// them immutably. Each domain owns its folder (AssetFolder); the application serves
+// every folder it was given under /assets/ (registerAssetRoutes).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { App } from './app.ts';
+import type { App } from './fastify.ts';
 
 interface Asset {
   body: Buffer;
@@ -17,26 +19,36 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-const assets = new Map<string, Asset>();
+export class AssetFolder {
+  readonly files = new Map<string, Asset>();
 
-/** Registers every file of a folder under /assets/<name>. */
-export function addAssetDir(dir: string): void {
-  for (const file of fs.readdirSync(dir)) {
-    const type = TYPES[path.extname(file)];
-    if (!type) continue;
-    const body = fs.readFileSync(path.join(dir, file));
-    assets.set(file, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
+  /** Every file of `dir` with a known type, read now. */
+  constructor(dir: string) {
+    for (const file of fs.readdirSync(dir)) {
+      const type = TYPES[path.extname(file)];
+      if (!type) continue;
+      const body = fs.readFileSync(path.join(dir, file));
+      this.files.set(file, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
+    }
+  }
+
+  /** `/assets/journey.css?v=<hash>`: the query changes whenever the file does. */
+  url(name: string): string {
+    const asset = this.files.get(name);
+    if (!asset) throw new Error(`unknown asset ${name}`);
+    return `/assets/${name}?v=${asset.etag.slice(1, 9)}`;
   }
 }
 
-/** `/assets/journey.css?v=<hash>`: the query changes whenever the file does. */
-export function assetUrl(name: string): string {
-  const asset = assets.get(name);
-  if (!asset) throw new Error(`unknown asset ${name}`);
-  return `/assets/${name}?v=${asset.etag.slice(1, 9)}`;
-}
-
-export function registerAssetRoutes(app: App): void {
+/** Serves the files of every folder under /assets/<name> (names are unique across folders). */
+export function registerAssetRoutes(app: App, folders: readonly AssetFolder[]): void {
+  const assets = new Map<string, Asset>();
+  for (const folder of folders) {
+    for (const [name, asset] of folder.files) {
+      if (assets.has(name)) throw new Error(`asset ${name} is in two folders`);
+      assets.set(name, asset);
+    }
+  }
   app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true } }, async (request, reply) => {
     const asset = assets.get(request.params.name);
     if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('não encontrado');

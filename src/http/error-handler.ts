@@ -2,11 +2,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, dbUnavailable } from '../errors.ts';
 import { isDbUnavailable } from '../db/unavailable.ts';
-import { messageFor } from './messages.ts';
+import { messageFor } from '../text/messages.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Maps a body/query field to the error code of its 400 (decisions §1). */
+    /** Maps a body/query field to the error code of its 400 (docs/rules.md §8). */
     fieldCodes?: Record<string, string>;
     /** Errors of this route use the OAuth body (token endpoint). */
     oauth?: boolean;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { App } from './app.ts';
+import type { App } from './fastify.ts';
 import type { Context } from '../context.ts';
 import { dbUnavailable } from '../errors.ts';
 import { ErrorBody, withHeaders } from './schemas.ts';

@@ -3,7 +3,7 @@
 // serializes. The API reference UI is served from local assets (no internet).
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { App } from './app.ts';
+import type { App } from './fastify.ts';
 import type { Context } from '../context.ts';
 
 export const API_DESCRIPTION = `

@@ -6,6 +6,7 @@
 // approximation that keeps the API's hot path free of rate-limit round trips.
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
+import type { DB, Tx } from '../db/database.ts';
 import type { RateLimit } from '../config/config.ts';
 import { tooManyRequests } from '../errors.ts';
 
@@ -137,4 +138,12 @@ export function enforce(reply: { header(name: string, value: string): unknown },
   };
   if (!decision.allowed) throw tooManyRequests(decision.reset, headers);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+}
+
+/** Drops the counters of windows that ended long ago (every window is far shorter than a day). */
+export async function pruneRateLimitCounters(db: DB | Tx, now: Date): Promise<void> {
+  await db
+    .deleteFrom('rate_limit_counters')
+    .where('window_start', '<', new Date(now.getTime() - 86_400_000))
+    .execute();
 }

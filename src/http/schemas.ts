@@ -1,7 +1,7 @@
 // Shared pieces of the contract: the error body, common headers and the helpers
 // that declare every documented error response of a route.
 import { Type, type TSchema } from 'typebox';
-import { messageFor } from './messages.ts';
+import { messageFor } from '../text/messages.ts';
 
 export const DateTime = (description?: string) =>
   Type.String({ format: 'date-time', ...(description ? { description } : {}), examples: ['2026-11-22T14:03:23.123Z'] });

@@ -1,4 +1,4 @@
-// Validation of the data step (decisions §7): each field gets a pt-BR message that
+// Validation of the data step (docs/rules.md §7): each field gets a pt-BR message that
 // the page shows next to it.
 import type { CustomerData } from '../bank/bank-gateway.ts';
 import { isValidCpf } from '../links/cpf.ts';

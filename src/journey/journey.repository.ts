@@ -1,10 +1,11 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { DB } from '../db/database.ts';
-import type { JourneysTable, LinksTable } from '../db/tables.ts';
-import { LIVE_STATUSES } from '../links/links.expiry.ts';
+import type { DB, Tx } from '../db/database.ts';
+import type { JourneysTable } from '../db/tables.ts';
+import type { LinkRow } from '../links/links.repository.ts';
+import { moveLink } from '../links/link-states.ts';
 
 export type JourneyRow = Selectable<JourneysTable>;
-export type LinkRow = Selectable<LinksTable>;
+export type { LinkRow };
 
 export type Step =
   'inicio' | 'celular' | 'codigo' | 'consulta' | 'ofertas' | 'dados' | 'revisao' | 'enviando' | 'resultado' | 'encerrado';
@@ -18,13 +19,8 @@ export function findJourney(db: DB, linkId: string): Promise<JourneyRow | undefi
 }
 
 /** First open: CRIADO → ABERTO (abertoEm set once) and the journey row, together. */
-export async function openJourney(tx: DB, linkId: string, now: Date): Promise<void> {
-  await tx
-    .updateTable('links')
-    .set({ status: 'ABERTO', aberto_em: now, updated_at: now })
-    .where('id', '=', linkId)
-    .where('status', '=', 'CRIADO')
-    .execute();
+export async function openJourney(tx: DB | Tx, linkId: string, now: Date): Promise<void> {
+  await moveLink(tx, linkId, 'ABERTO', now, { aberto_em: now });
   await tx
     .insertInto('journeys')
     .values({ link_id: linkId, step: 'inicio', code_attempts: 0, updated_at: now })
@@ -34,9 +30,15 @@ export async function openJourney(tx: DB, linkId: string, now: Date): Promise<vo
 
 /**
  * Moves the journey only if it is still at `from`: a double submit or a second tab
- * finds the step already changed and does nothing.
+ * finds the step already changed and does nothing. One conditional statement, atomic
+ * alone: callers pass their transaction (Tx) when the move must commit with an event.
  */
-export async function advance(tx: DB, linkId: string, from: Step | Step[], changes: Updateable<JourneysTable>): Promise<boolean> {
+export async function advance(
+  tx: DB | Tx,
+  linkId: string,
+  from: Step | Step[],
+  changes: Updateable<JourneysTable>,
+): Promise<boolean> {
   const result = await tx
     .updateTable('journeys')
     .set(changes)
@@ -46,16 +48,6 @@ export async function advance(tx: DB, linkId: string, from: Step | Step[], chang
   return result.numUpdatedRows > 0n;
 }
 
-export async function setLinkStatus(
-  tx: DB,
-  linkId: string,
-  status: 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO',
-  now: Date,
-): Promise<void> {
-  await tx
-    .updateTable('links')
-    .set({ status, updated_at: now })
-    .where('id', '=', linkId)
-    .where('status', 'in', LIVE_STATUSES)
-    .execute();
+export async function setSigningUrl(tx: Tx, linkId: string, url: string, at: Date): Promise<void> {
+  await tx.updateTable('journeys').set({ signing_url: url, updated_at: at }).where('link_id', '=', linkId).execute();
 }

@@ -1,12 +1,10 @@
 // The hosted journey at {base_url}/c/{token}: plain HTML forms with POST-redirect-GET,
 // so it works with JavaScript off. Validation errors re-render the step (422).
-import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../http/app.ts';
+import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
 import { setPageHeaders } from '../http/security-headers.ts';
 import { pageTextFor, reportError } from '../http/error-handler.ts';
-import { addAssetDir } from '../http/assets.ts';
 import type { SafeHtml } from '../http/html.ts';
 import { maskCelular } from '../links/celular.ts';
 import type { CustomerData } from '../bank/bank-gateway.ts';
@@ -14,6 +12,7 @@ import * as journey from './journey.service.ts';
 import { hashLinkToken } from '../links/links.service.ts';
 import { hitPathToken, type RateLimiter } from '../http/rate-limit.ts';
 import * as pages from './views/pages.ts';
+import { proposalNumberOfLink } from '../proposals/proposals.repository.ts';
 
 const TOKEN = /^[A-Za-z0-9]{43}$/;
 const FORM = 'application/x-www-form-urlencoded';
@@ -34,7 +33,6 @@ const ACTIONS: Record<string, Action> = {
 };
 
 export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimiter): void {
-  addAssetDir(path.join(import.meta.dirname, 'assets'));
   const sandbox = ctx.config.ambiente === 'SANDBOX';
   const publicOrigin = new URL(ctx.config.publicBaseUrl).origin;
 
@@ -199,12 +197,8 @@ async function render(
     case 'enviando':
       return send(reply, 200, pages.sendingPage(pc));
     case 'resultado': {
-      const proposal = await ctx.database.db
-        .selectFrom('proposals')
-        .select('numero')
-        .where('link_id', '=', link.id)
-        .executeTakeFirstOrThrow();
-      return send(reply, 200, pages.resultPage(pc, proposal.numero, j.signing_url));
+      const numero = await proposalNumberOfLink(ctx.database.db, link.id);
+      return send(reply, 200, pages.resultPage(pc, numero, j.signing_url));
     }
     default:
       return send(

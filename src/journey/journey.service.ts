@@ -1,10 +1,10 @@
-// The customer's journey on the hosted page (decisions §7). Its state lives in the
+// The customer's journey on the hosted page (docs/rules.md §7). Its state lives in the
 // database, so any api process can serve the next step and a customer can close the
 // page and come back to the same step. Every step moves only from the step it
 // expects: a reload, a back button or a double submit changes nothing.
 import type { Context } from '../context.ts';
 import type { Offer } from '../bank/bank-gateway.ts';
-import { effectiveStatus } from '../links/links.expiry.ts';
+import { effectiveStatus, moveLink } from '../links/link-states.ts';
 import { hashLinkToken } from '../links/links.service.ts';
 import { isValidCelular } from '../links/celular.ts';
 import { validateCustomerData, type FieldErrors } from './customer-data.ts';
@@ -13,7 +13,6 @@ import {
   findJourney,
   findLinkByTokenHash,
   openJourney,
-  setLinkStatus,
   type JourneyRow,
   type LinkRow,
   type Step,
@@ -109,7 +108,7 @@ export const sendCode = (deps: Deps, token: string, input: { celular?: string })
         if (
           await advance(tx, link.id, ['celular', 'codigo'], { step: 'encerrado', end_reason: 'sms_recusado', updated_at: now })
         ) {
-          await setLinkStatus(tx, link.id, 'CANCELADO', now);
+          await moveLink(tx, link.id, 'CANCELADO', now);
         }
       });
       return DONE;
@@ -148,7 +147,7 @@ export const confirmCode = (deps: Deps, token: string, input: { codigo?: string 
     }
     await deps.database.db.transaction().execute(async (tx) => {
       if (await advance(tx, link.id, 'codigo', { step: 'consulta', updated_at: now })) {
-        await setLinkStatus(tx, link.id, 'EM_ANDAMENTO', now);
+        await moveLink(tx, link.id, 'EM_ANDAMENTO', now);
       }
     });
     return DONE;
@@ -173,7 +172,7 @@ export const consultOffers = (deps: Deps, token: string, input: { autorizo?: str
       const reason = eligibility.elegivel ? 'sem_oferta' : 'inelegivel';
       await deps.database.db.transaction().execute(async (tx) => {
         if (await advance(tx, link.id, 'consulta', { step: 'encerrado', end_reason: reason, updated_at: now })) {
-          await setLinkStatus(tx, link.id, 'CANCELADO', now);
+          await moveLink(tx, link.id, 'CANCELADO', now);
         }
       });
       return DONE;

@@ -4,13 +4,16 @@
 import type { CustomerData, Offer } from '../bank/bank-gateway.ts';
 import { proposalEvent } from '../events/event-body.ts';
 import { recordEvent } from '../events/outbox.ts';
-import { toCents, toSnapshot } from '../proposals/proposals.repository.ts';
+import { insertProposal, moveProposalFrom, toCents, toSnapshot } from '../proposals/proposals.repository.ts';
 import { addSeconds } from '../clock.ts';
-import { advance, setLinkStatus, type JourneyRow, type LinkRow } from './journey.repository.ts';
-import type { Deps } from './journey.service.ts';
+import { advance, setSigningUrl, type JourneyRow, type LinkRow } from './journey.repository.ts';
+import { moveLink } from '../links/link-states.ts';
+import type { Context } from '../context.ts';
 
 /** A claim older than this belongs to a process that died mid-call: it may be retried. */
 const STALE_CLAIM_SECONDS = 60;
+
+type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'bank' | 'log'>;
 
 export async function submitProposal(deps: Deps, link: LinkRow, journey: JourneyRow): Promise<void> {
   const now = deps.clock.now();
@@ -54,21 +57,17 @@ export async function submitProposal(deps: Deps, link: LinkRow, journey: Journey
   }
 
   const proposal = await deps.database.db.transaction().execute(async (tx) => {
-    const row = await tx
-      .insertInto('proposals')
-      .values({
-        link_id: link.id,
-        channel_id: link.channel_id,
-        status: 'CRIADA',
-        valor_centavos: toCents(offer.valor),
-        parcelas: offer.parcelas,
-        valor_parcela_centavos: toCents(offer.valorParcela),
-        criada_em: at,
-        updated_at: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await setLinkStatus(tx, link.id, 'CONCLUIDO', at);
+    const row = await insertProposal(tx, {
+      link_id: link.id,
+      channel_id: link.channel_id,
+      status: 'CRIADA',
+      valor_centavos: toCents(offer.valor),
+      parcelas: offer.parcelas,
+      valor_parcela_centavos: toCents(offer.valorParcela),
+      criada_em: at,
+      updated_at: at,
+    });
+    await moveLink(tx, link.id, 'CONCLUIDO', at);
     await advance(tx, link.id, 'enviando', { step: 'resultado', last_failure: null, updated_at: at });
     await recordEvent(
       tx,
@@ -85,19 +84,9 @@ export async function submitProposal(deps: Deps, link: LinkRow, journey: Journey
   }
   const signedAt = deps.clock.now();
   await deps.database.db.transaction().execute(async (tx) => {
-    await tx
-      .updateTable('journeys')
-      .set({ signing_url: signing.url, updated_at: signedAt })
-      .where('link_id', '=', link.id)
-      .execute();
+    await setSigningUrl(tx, link.id, signing.url, signedAt);
     // The simulator may already have moved the proposal on: only CRIADA advances here.
-    const updated = await tx
-      .updateTable('proposals')
-      .set({ status: 'AGUARDANDO_FORMALIZACAO', updated_at: signedAt })
-      .where('numero', '=', proposal.numero)
-      .where('status', '=', 'CRIADA')
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await moveProposalFrom(tx, proposal.numero, 'CRIADA', 'AGUARDANDO_FORMALIZACAO', signedAt);
     if (updated) {
       await recordEvent(
         tx,

@@ -1,4 +1,4 @@
-// CPF rules of decisions §3: exactly 11 digits, valid check digits, and none of the
+// CPF rules of docs/rules.md §3: exactly 11 digits, valid check digits, and none of the
 // eleven repeated-digit numbers (which pass the check-digit test but are not CPFs).
 
 export function isValidCpf(value: unknown): value is string {

@@ -1,17 +1,18 @@
 // The Link resource of the contract, built from storage rows at the boundary.
-import { effectiveStatus } from './links.expiry.ts';
+import { effectiveStatus } from './link-states.ts';
 import type { LinkView } from './links.repository.ts';
+import type { LinkStatus, ProposalStatus } from '../db/tables.ts';
 
 export interface LinkResource {
   id: string;
-  status: string;
+  status: LinkStatus;
   ambiente: string;
   cpfMascarado: string;
   referenciaExterna?: string;
   expiraEm: string;
   criadoEm: string;
   abertoEm?: string;
-  proposta?: { numero: number; status: string; criadaEm: string };
+  proposta?: { numero: number; status: ProposalStatus; criadaEm: string };
 }
 
 export function toLinkResource(view: LinkView, now: Date): LinkResource {

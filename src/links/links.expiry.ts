@@ -1,16 +1,11 @@
 // Links expire by time. Reads report EXPIRADO as soon as expiraEm passes
-// (effectiveStatus); the sweeper persists it so that the stored status catches up.
+// (effectiveStatus in link-states.ts); the sweeper persists it so that the stored status catches up.
 import type { Context } from '../context.ts';
 import { addSeconds } from '../clock.ts';
+import { LIVE_STATUSES } from './link-states.ts';
 
-export const LIVE_STATUSES = ['CRIADO', 'ABERTO', 'EM_ANDAMENTO'] as const;
-
-/** Idempotency keys are kept 24 hours (decisions §3). */
+/** Idempotency keys are kept 24 hours (docs/rules.md §3). */
 export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 3600;
-
-export function effectiveStatus(status: string, expiraEm: Date, now: Date): string {
-  return (LIVE_STATUSES as readonly string[]).includes(status) && expiraEm <= now ? 'EXPIRADO' : status;
-}
 
 type Deps = Pick<Context, 'database' | 'clock'>;
 

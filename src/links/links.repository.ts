@@ -1,14 +1,15 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import type { DB } from '../db/database.ts';
+import type { DB, Tx } from '../db/database.ts';
 import { batchedPerDatabase } from '../db/batch.ts';
-import type { IdempotencyKeysTable, LinksTable } from '../db/tables.ts';
+import type { IdempotencyKeysTable, LinkStatus, LinksTable, ProposalStatus } from '../db/tables.ts';
 
 export type LinkRow = Selectable<LinksTable>;
+export type NewLink = Insertable<LinksTable>;
 
 /** A link with its proposal, as GET /v1/links/{id} shows it. */
 export interface LinkView {
   id: string;
-  status: string;
+  status: LinkStatus;
   ambiente: string;
   cpf_masked: string;
   referencia_externa: string | null;
@@ -16,7 +17,7 @@ export interface LinkView {
   criado_em: Date;
   aberto_em: Date | null;
   proposta_numero: number | null;
-  proposta_status: string | null;
+  proposta_status: ProposalStatus | null;
   proposta_criada_em: Date | null;
 }
 
@@ -44,6 +45,11 @@ const loadLinkViews = batchedPerDatabase(async (db: DB, keys: readonly LinkLooku
  * batch never lends one channel's link to another. Plain SQL: the query builder's
  * compile step cost ~30 µs per call here.
  */
+/** A channel's own link; undefined for another channel's (the caller answers 404 alike). */
+export function findLinkOfChannel(db: DB | Tx, channelId: string, id: string): Promise<LinkRow | undefined> {
+  return db.selectFrom('links').selectAll().where('id', '=', id).where('channel_id', '=', channelId).executeTakeFirst();
+}
+
 export function findLinkView(db: DB, channelId: string, id: string): Promise<LinkView | undefined> {
   return loadLinkViews(db, { channelId, id });
 }

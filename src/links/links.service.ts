@@ -1,4 +1,4 @@
-// Link creation with idempotency (decisions §3) and link reads.
+// Link creation with idempotency (docs/rules.md §3) and link reads.
 import type { Context } from '../context.ts';
 import { CLEAN_TEXT_RULE, isCleanText } from '../text/unicode.ts';
 import { AppError, badRequest, conflict, notFound } from '../errors.ts';
@@ -6,11 +6,11 @@ import { addSeconds } from '../clock.ts';
 import { isUuid, newLinkToken, uuidv7 } from '../crypto/random.ts';
 import { constantTimeEqual } from '../crypto/keys.ts';
 import { BankUnavailableError } from '../bank/bank-gateway.ts';
-import { messageFor } from '../http/messages.ts';
+import { messageFor } from '../text/messages.ts';
 import { isValidCpf, maskCpf } from './cpf.ts';
 import { isValidCelular } from './celular.ts';
 import { IDEMPOTENCY_RETENTION_SECONDS } from './links.expiry.ts';
-import { findIdempotencyKey, findLinkView, insertLinkWithKey, type LinkView } from './links.repository.ts';
+import { findIdempotencyKey, findLinkView, insertLinkWithKey, type LinkView, type NewLink } from './links.repository.ts';
 import { toLinkResource, type LinkResource } from './link-resource.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'bank'>;
@@ -83,7 +83,7 @@ export async function createLink(deps: Deps, input: CreateLinkInput): Promise<Cr
     criadoEm: now.toISOString(),
   };
 
-  const row = {
+  const row: NewLink = {
     id,
     channel_id: input.channelId,
     ambiente: deps.config.ambiente,

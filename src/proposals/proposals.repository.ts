@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { DB } from '../db/database.ts';
-import type { ProposalsTable } from '../db/tables.ts';
+import type { Insertable, Selectable } from 'kysely';
+import type { DB, Tx } from '../db/database.ts';
+import type { ProposalStatus, ProposalsTable } from '../db/tables.ts';
 import type { ProposalSnapshot } from '../events/event-body.ts';
 
 export type ProposalRow = Selectable<ProposalsTable>;
@@ -15,8 +15,8 @@ export const toSnapshot = (row: ProposalRow): ProposalSnapshot => ({
 
 export const toCents = (reais: number): number => Math.round(reais * 100);
 
-/** Locks the row: concurrent simulations of one proposal apply one after the other. */
-export function lockProposalOfLink(tx: DB, linkId: string): Promise<ProposalRow | undefined> {
+/** Locks the row until the transaction ends: concurrent simulations of one proposal apply one after the other. */
+export function lockProposalOfLink(tx: Tx, linkId: string): Promise<ProposalRow | undefined> {
   return tx.selectFrom('proposals').selectAll().where('link_id', '=', linkId).forUpdate().executeTakeFirst();
 }
 
@@ -24,11 +24,38 @@ export function findProposalOfLink(db: DB, linkId: string): Promise<ProposalRow 
   return db.selectFrom('proposals').selectAll().where('link_id', '=', linkId).executeTakeFirst();
 }
 
-export async function setProposalStatus(tx: DB, numero: number, status: string, at: Date): Promise<ProposalRow> {
+export function insertProposal(tx: Tx, proposal: Insertable<ProposalsTable>): Promise<ProposalRow> {
+  return tx.insertInto('proposals').values(proposal).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Moves the proposal only if it is still at `from`; undefined when something else moved it first. */
+export function moveProposalFrom(
+  tx: Tx,
+  numero: number,
+  from: ProposalStatus,
+  to: ProposalStatus,
+  at: Date,
+): Promise<ProposalRow | undefined> {
+  return tx
+    .updateTable('proposals')
+    .set({ status: to, updated_at: at })
+    .where('numero', '=', numero)
+    .where('status', '=', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function setProposalStatus(tx: Tx, numero: number, status: ProposalStatus, at: Date): Promise<ProposalRow> {
   return tx
     .updateTable('proposals')
     .set({ status, updated_at: at })
     .where('numero', '=', numero)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** The proposal number of a link that has one. */
+export async function proposalNumberOfLink(db: DB, linkId: string): Promise<number> {
+  const row = await db.selectFrom('proposals').select('numero').where('link_id', '=', linkId).executeTakeFirstOrThrow();
+  return row.numero;
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { App } from '../http/app.ts';
+import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
 import { ErrorBody, Uuid, bearerErrors, withHeaders } from '../http/schemas.ts';
 import { SIMULATABLE, type SimulatableStatus } from './states.ts';

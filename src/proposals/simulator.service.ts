@@ -7,6 +7,7 @@ import { proposalEvent } from '../events/event-body.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { EVENT_FOR, transition, type SimulatableStatus } from './states.ts';
 import { lockProposalOfLink, setProposalStatus, toSnapshot } from './proposals.repository.ts';
+import { findLinkOfChannel } from '../links/links.repository.ts';
 
 type Deps = Pick<Context, 'database' | 'clock' | 'config'>;
 
@@ -23,12 +24,7 @@ export async function simulateProposalStatus(
 ): Promise<SimulationResult> {
   if (deps.config.ambiente !== 'SANDBOX' || !isUuid(linkId)) throw notFound('Link não encontrado.');
   return deps.database.db.transaction().execute(async (tx) => {
-    const link = await tx
-      .selectFrom('links')
-      .select(['id', 'referencia_externa', 'ambiente'])
-      .where('id', '=', linkId)
-      .where('channel_id', '=', channelId)
-      .executeTakeFirst();
+    const link = await findLinkOfChannel(tx, channelId, linkId);
     if (!link) throw notFound('Link não encontrado.');
     const proposal = await lockProposalOfLink(tx, linkId);
     if (!proposal) throw conflict('sem_proposta', 'O cliente ainda não enviou a proposta deste link.');

@@ -1,12 +1,19 @@
-// The proposal state machine (spec, States and transitions; decisions §4).
+// The proposal state machine (docs/rules.md §4).
+import type { ProposalStatus } from '../db/tables.ts';
+
 // Active states only move forward: CRIADA < AGUARDANDO_FORMALIZACAO < FORMALIZADA < APROVADA.
 // RECUSADA and CANCELADA are final and reachable from any active state.
 
-export const ACTIVE = ['CRIADA', 'AGUARDANDO_FORMALIZACAO', 'FORMALIZADA', 'APROVADA'] as const;
-export const FINAL = ['RECUSADA', 'CANCELADA'] as const;
-export const SIMULATABLE = ['FORMALIZADA', 'APROVADA', 'RECUSADA', 'CANCELADA'] as const;
+export const ACTIVE = [
+  'CRIADA',
+  'AGUARDANDO_FORMALIZACAO',
+  'FORMALIZADA',
+  'APROVADA',
+] as const satisfies readonly ProposalStatus[];
+export const FINAL = ['RECUSADA', 'CANCELADA'] as const satisfies readonly ProposalStatus[];
+export const SIMULATABLE = ['FORMALIZADA', 'APROVADA', 'RECUSADA', 'CANCELADA'] as const satisfies readonly ProposalStatus[];
 
-export type ProposalStatus = (typeof ACTIVE)[number] | (typeof FINAL)[number];
+export type { ProposalStatus };
 export type SimulatableStatus = (typeof SIMULATABLE)[number];
 
 export type Transition = { kind: 'unchanged' } | { kind: 'move' } | { kind: 'invalid'; reason: string };

@@ -1,14 +1,24 @@
-// The sandbox test inbox (spec, Test inbox; decisions §6): a receiver a channel can
+// The sandbox test inbox (docs/rules.md §6): a receiver a channel can
 // register as its webhook to watch signed events arrive before writing any code.
-import { sql, type Selectable } from 'kysely';
-import type { InboxesTable } from '../db/tables.ts';
 import type { Context } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { newInboxToken, uuidv7 } from '../crypto/random.ts';
-import { verifySignature } from '../webhooks/signature.ts';
-import { findWebhook, signingSecrets } from '../webhooks/webhooks.service.ts';
+import { signingSecrets, verifySignature } from '../webhooks/signature.ts';
+import { findWebhook } from '../webhooks/webhooks.service.ts';
 import type { InboxReceiver } from '../webhooks/delivery/deliverer.ts';
-import { hashInboxToken } from '../webhooks/url-policy.ts';
+import { hashInboxToken, isIssuedInboxToken } from './inbox-token.ts';
+import {
+  deleteInboxEvents,
+  findInboxByTokenHash,
+  findInboxOfChannel,
+  insertInboxIfMissing,
+  newestInboxEvents,
+  setInboxResponderStatus,
+  storeInboxEvent,
+  type InboxRow,
+} from './inbox.repository.ts';
+
+export type { InboxRow };
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../text/json.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
@@ -41,8 +51,6 @@ export interface ReceivedEvent {
 
 export const TOO_DEEP_NOTICE = `JSON com mais de ${MAX_JSON_DEPTH} níveis de aninhamento: mostrado como texto, sem interpretar.`;
 
-export { hashInboxToken };
-
 export function checkStatus(value: unknown): number {
   if (typeof value !== 'number' || !(ALLOWED_STATUSES as readonly number[]).includes(value)) {
     throw badRequest('status_invalido', `responderStatus inválido: use um de ${ALLOWED_STATUSES.join(', ')}.`);
@@ -64,66 +72,38 @@ export async function ensureInbox(deps: Deps, channelId: string, responderStatus
   const status = responderStatus === undefined ? undefined : checkStatus(responderStatus);
   const now = deps.clock.now();
   const token = newInboxToken();
-  await deps.database.db
-    .insertInto('inboxes')
-    .values({
-      id: uuidv7(now.getTime()),
-      channel_id: channelId,
-      token_hash: hashInboxToken(deps, token),
-      token_sealed: deps.keys.seal(token),
-      responder_status: status ?? 200,
-      criado_em: now,
-      atualizado_em: now,
-    })
-    .onConflict((oc) => oc.column('channel_id').doNothing())
-    .execute();
-  if (status !== undefined) {
-    await deps.database.db
-      .updateTable('inboxes')
-      .set({ responder_status: status, atualizado_em: now })
-      .where('channel_id', '=', channelId)
-      .execute();
-  }
-  const row = await deps.database.db
-    .selectFrom('inboxes')
-    .select(['token_sealed', 'responder_status'])
-    .where('channel_id', '=', channelId)
-    .executeTakeFirstOrThrow();
+  const db = deps.database.db;
+  await insertInboxIfMissing(db, {
+    id: uuidv7(now.getTime()),
+    channel_id: channelId,
+    token_hash: hashInboxToken(deps, token),
+    token_sealed: deps.keys.seal(token),
+    responder_status: status ?? 200,
+    criado_em: now,
+    atualizado_em: now,
+  });
+  if (status !== undefined) await setInboxResponderStatus(db, { channelId }, status, now);
+  const row = await findInboxOfChannel(db, channelId);
+  if (!row) throw new Error('inbox vanished right after it was ensured');
   return inboxOf(deps, deps.keys.open(row.token_sealed), row.responder_status);
 }
 
-export type InboxRow = Selectable<InboxesTable>;
-
 /** The inbox a path token names; undefined for a malformed or unknown token. */
 export async function findInbox(deps: Deps, token: string): Promise<InboxRow | undefined> {
-  if (!/^sbx_[A-Za-z0-9]{32}$/.test(token)) return undefined;
-  return deps.database.db
-    .selectFrom('inboxes')
-    .selectAll()
-    .where('token_hash', '=', hashInboxToken(deps, token))
-    .executeTakeFirst();
+  if (!isIssuedInboxToken(token)) return undefined;
+  return findInboxByTokenHash(deps.database.db, hashInboxToken(deps, token));
 }
 
 export const inboxNotFound = () => notFound('Receptor de testes não encontrado.');
 
 export async function setResponderStatus(deps: Deps, inbox: InboxRow, value: unknown): Promise<number> {
   const status = checkStatus(value);
-  await deps.database.db
-    .updateTable('inboxes')
-    .set({ responder_status: status, atualizado_em: deps.clock.now() })
-    .where('id', '=', inbox.id)
-    .execute();
+  await setInboxResponderStatus(deps.database.db, { id: inbox.id }, status, deps.clock.now());
   return status;
 }
 
 export async function listReceived(deps: Deps, inbox: InboxRow): Promise<{ responderStatus: number; eventos: ReceivedEvent[] }> {
-  const rows = await deps.database.db
-    .selectFrom('inbox_events')
-    .selectAll()
-    .where('inbox_id', '=', inbox.id)
-    .orderBy('id', 'desc')
-    .limit(MAX_EVENTS)
-    .execute();
+  const rows = await newestInboxEvents(deps.database.db, inbox.id, MAX_EVENTS);
   return {
     responderStatus: inbox.responder_status,
     eventos: rows.map((r) => ({
@@ -150,43 +130,32 @@ function bodyOf(text: string): Pick<ReceivedEvent, 'corpo' | 'corpoAviso'> {
 
 /** Deletes the stored events of an inbox (by token) or of the channel's inbox. */
 export async function clearReceived(deps: Deps, which: InboxRow | { channelId: string }): Promise<void> {
-  const inbox =
-    'channelId' in which
-      ? await deps.database.db.selectFrom('inboxes').select('id').where('channel_id', '=', which.channelId).executeTakeFirst()
-      : which;
+  const inbox = 'channelId' in which ? await findInboxOfChannel(deps.database.db, which.channelId) : which;
   if (!inbox) throw inboxNotFound();
-  await deps.database.db.deleteFrom('inbox_events').where('inbox_id', '=', inbox.id).execute();
+  await deleteInboxEvents(deps.database.db, inbox.id);
 }
 
 /** Stores what arrived and returns the status to answer with. */
 export async function receive(deps: Deps, inbox: InboxRow, headers: Record<string, string>, body: string): Promise<number> {
   const now = deps.clock.now();
   const check = await checkSignature(deps, inbox.channel_id, headers['x-service-signature'], body, now);
-  await deps.database.db.transaction().execute(async (tx) => {
-    // Serializes the receipts of one inbox, so the 50-event cap holds exactly.
-    await tx.selectFrom('inboxes').select('id').where('id', '=', inbox.id).forUpdate().execute();
-    await tx
-      .insertInto('inbox_events')
-      .values({
-        inbox_id: inbox.id,
-        recebido_em: now,
-        tipo: headers['x-service-event-type']?.slice(0, 100) ?? null,
-        evento_id: headers['x-service-event-id']?.slice(0, 100) ?? null,
-        tentativa: headers['x-service-delivery-attempt']?.slice(0, 20) ?? null,
-        assinatura_valida: check.valid,
-        motivo: check.valid === null ? check.reason : null,
-        respondeu_status: inbox.responder_status,
-        headers: JSON.stringify(headers),
-        // PostgreSQL text cannot hold NUL; the visible replacement keeps the rest intact.
-        corpo: body.replaceAll('\0', '\uFFFD'),
-      })
-      .execute();
-    await sql`
-      delete from inbox_events
-      where inbox_id = ${inbox.id}
-        and id < (select min(id) from (select id from inbox_events where inbox_id = ${inbox.id} order by id desc limit ${MAX_EVENTS}) newest)
-    `.execute(tx);
-  });
+  await storeInboxEvent(
+    deps.database.db,
+    {
+      inbox_id: inbox.id,
+      recebido_em: now,
+      tipo: headers['x-service-event-type']?.slice(0, 100) ?? null,
+      evento_id: headers['x-service-event-id']?.slice(0, 100) ?? null,
+      tentativa: headers['x-service-delivery-attempt']?.slice(0, 20) ?? null,
+      assinatura_valida: check.valid,
+      motivo: check.valid === null ? check.reason : null,
+      respondeu_status: inbox.responder_status,
+      headers: JSON.stringify(headers),
+      // PostgreSQL text cannot hold NUL; the visible replacement keeps the rest intact.
+      corpo: body.replaceAll('\0', '\uFFFD'),
+    },
+    MAX_EVENTS,
+  );
   return inbox.responder_status;
 }
 

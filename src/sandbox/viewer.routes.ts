@@ -1,14 +1,12 @@
 // {base_url}/sandbox/receptor/{token}: the inbox viewer, with form fallbacks for
 // its controls (POST-redirect-GET) when JavaScript is off. Every answer here is an
 // HTML page, errors included (not found, too many requests, invalid status).
-import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../http/app.ts';
+import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { setPageHeaders } from '../http/security-headers.ts';
 import { pageTextFor, reportError } from '../http/error-handler.ts';
-import { addAssetDir } from '../http/assets.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { clearReceived, inboxUrlOf, listReceived, setResponderStatus } from './inbox.service.ts';
 import { inboxOfRequest } from './inbox-guard.ts';
@@ -18,7 +16,6 @@ type Params = { token: string };
 const NOTICES: readonly string[] = ['modo', 'limpo'] satisfies Notice[];
 
 export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimiter): void {
-  addAssetDir(path.join(import.meta.dirname, 'assets'));
   const inboxOf = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) =>
     inboxOfRequest(ctx, limiter, request, reply);
   const viewerPath = (token: string) => `/sandbox/receptor/${encodeURIComponent(token)}`;

@@ -1,21 +1,19 @@
-// Delivery history, manual resend and the test event (spec, webhook endpoints;
-// decisions §5).
-import { sql } from 'kysely';
-import type { Selectable } from 'kysely';
+// Delivery history, manual resend and the test event (docs/rules.md §5).
 import type { Context } from '../context.ts';
 import { conflict, notFound } from '../errors.ts';
 import { addSeconds } from '../clock.ts';
 import { isUuid, uuidv7 } from '../crypto/random.ts';
-import type { DeliveriesTable } from '../db/tables.ts';
+import type { DeliveryStatus } from '../db/tables.ts';
 import { testEvent } from '../events/event-body.ts';
-import { requireWebhook, signingSecrets } from './webhooks.service.ts';
+import { requireWebhook } from './webhooks.service.ts';
+import { signingSecrets } from './signature.ts';
 import type { Deliverer } from './delivery/deliverer.ts';
-import { outcome, recordResults } from './delivery/attempts.ts';
+import { claimForResend, outcome, recordResults } from './delivery/attempts.ts';
+import { findDeliveryRow, listDeliveryRows, type DeliveryRow } from './deliveries.repository.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'> & { deliverer: Deliverer };
-type DeliveryRow = Selectable<DeliveriesTable>;
 
-export const DELIVERY_STATUSES = ['PENDENTE', 'FALHOU', 'ENTREGUE'] as const;
+export const DELIVERY_STATUSES = ['PENDENTE', 'FALHOU', 'ENTREGUE'] as const satisfies readonly DeliveryStatus[];
 
 export interface DeliveryResource {
   id: string;
@@ -52,18 +50,11 @@ export function toDeliveryResource(row: DeliveryRow): DeliveryResource {
 export async function listDeliveries(
   deps: Pick<Context, 'database'>,
   channelId: string,
-  filter: { status?: string; limite?: number },
+  filter: { status?: DeliveryStatus; limite?: number },
 ): Promise<DeliveryResource[]> {
   await requireWebhook(deps, channelId);
-  let query = deps.database.db
-    .selectFrom('deliveries')
-    .selectAll()
-    .where('channel_id', '=', channelId)
-    .orderBy('criado_em', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limite ?? 20);
-  if (filter.status) query = query.where('status', '=', filter.status);
-  return (await query.execute()).map(toDeliveryResource);
+  const rows = await listDeliveryRows(deps.database.db, channelId, { status: filter.status, limit: filter.limite ?? 20 });
+  return rows.map(toDeliveryResource);
 }
 
 /** FALHOU or ENTREGUE → attempts reset, sent at once; answers with the record after that attempt. */
@@ -72,31 +63,14 @@ export async function resendDelivery(deps: Deps, channelId: string, id: string):
   if (!isUuid(id)) throw notFound('Entrega não encontrada.');
   const now = deps.clock.now();
   const leaseId = uuidv7(now.getTime());
-  const { rows } = await sql<{
-    event_id: string;
-    tipo: string;
-    payload: string;
-    url: string;
-    secret_sealed: Uint8Array;
-    previous_secret_sealed: Uint8Array | null;
-    previous_valid_until: Date | null;
-  }>`
-    update deliveries d
-    set status = 'PENDENTE', tentativas = 1, next_attempt_at = ${addSeconds(now, deps.config.worker.leaseSeconds)},
-        lease_id = ${leaseId}, entregue_em = null
-    from events e, webhooks w
-    where d.id = ${id} and d.channel_id = ${channelId} and d.status in ('FALHOU', 'ENTREGUE')
-      and e.id = d.event_id and w.channel_id = d.channel_id
-    returning d.event_id, d.tipo, e.payload, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_valid_until
-  `.execute(deps.database.db);
-  const claimed = rows[0];
+  const claimed = await claimForResend(deps.database.db, {
+    id,
+    channelId,
+    leaseId,
+    leaseUntil: addSeconds(now, deps.config.worker.leaseSeconds),
+  });
   if (!claimed) {
-    const existing = await deps.database.db
-      .selectFrom('deliveries')
-      .select('status')
-      .where('id', '=', id)
-      .where('channel_id', '=', channelId)
-      .executeTakeFirst();
+    const existing = await findDeliveryRow(deps.database.db, channelId, id);
     if (existing?.status === 'PENDENTE') {
       throw conflict(
         'entrega_pendente',
@@ -116,7 +90,8 @@ export async function resendDelivery(deps: Deps, channelId: string, id: string):
   await recordResults(deps.database.db, [
     outcome({ id, leaseId, attempt: 1, channelId }, sent, deps.clock.now(), deps.config.retryDelaysSeconds),
   ]);
-  const row = await deps.database.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await findDeliveryRow(deps.database.db, channelId, id);
+  if (!row) throw notFound('Entrega não encontrada.'); // the webhook was removed meanwhile
   return toDeliveryResource(row);
 }
 

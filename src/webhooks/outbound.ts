@@ -25,7 +25,7 @@ export interface ResolvedAddress {
 }
 
 export interface OutboundOptions {
-  /** Development and tests only: allows http and loopback addresses (decisions §5). */
+  /** Development and tests only: allows http and loopback addresses (docs/rules.md §5). */
   allowInsecure: boolean;
   /** Total budget for DNS + connect + headers + body. */
   timeoutMs: number;
@@ -116,7 +116,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     if (addresses.length === 0) return new OutboundFailure('nome não resolvido');
     for (const { address } of addresses) {
       const reason = isForbidden(address);
-      // The development switch lets local receivers through, and nothing else (decisions §5).
+      // The development switch lets local receivers through, and nothing else (docs/rules.md §5).
       if (reason && !(opts.allowInsecure && isLoopbackAddress(address))) {
         return new OutboundFailure(`endereço recusado: ${address} (${reason})`);
       }

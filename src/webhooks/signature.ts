@@ -83,3 +83,20 @@ function describeSeconds(seconds: number): string {
   if (seconds % 60 === 0) return seconds === 60 ? '1 minuto' : `${seconds / 60} minutos`;
   return `${seconds} segundos`;
 }
+
+/**
+ * The secrets that sign right now: the current one, and the previous during its
+ * window. Sealed as bytes (Keys), or in any form an opener of its own takes (the
+ * delivery worker's cache takes them as hex text).
+ */
+export function signingSecrets<S = Uint8Array>(
+  keys: { open(sealed: S): string },
+  row: { secret_sealed: S; previous_secret_sealed: S | null; previous_valid_until: Date | null },
+  now: Date,
+): string[] {
+  const secrets = [keys.open(row.secret_sealed)];
+  if (row.previous_secret_sealed && row.previous_valid_until && row.previous_valid_until > now) {
+    secrets.push(keys.open(row.previous_secret_sealed));
+  }
+  return secrets;
+}

@@ -1,9 +1,9 @@
-// Registration-time rules for a webhook URL (decisions §5). These only judge the
+// Registration-time rules for a webhook URL (docs/rules.md §5). These only judge the
 // text: the addresses a name resolves to are checked again on every delivery
 // (address-policy.ts, outbound.ts), because DNS can change after registration.
 import { isIP } from 'node:net';
-import type { Keys } from '../crypto/keys.ts';
 import { isLoopbackAddress } from './address-policy.ts';
+import { inboxTokenOf } from '../sandbox/inbox-token.ts';
 import { CLEAN_TEXT_RULE, isCleanText } from '../text/unicode.ts';
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };
@@ -16,8 +16,6 @@ export interface UrlPolicyOptions {
 }
 
 const MAX_LENGTH = 2048;
-const INBOX_PATH = '/v1/sandbox/receptor/';
-const INBOX_TOKEN = /^sbx_[A-Za-z0-9]{1,64}$/;
 
 // Names that never lead to a public host: special-use names (RFC 6761, 6762, 8375,
 // 9476), the ICANN-reserved private TLD `.internal`, the reverse-DNS tree, and the
@@ -40,17 +38,6 @@ const FORBIDDEN_SUFFIXES = [
   'private',
   'localdomain',
 ];
-
-/** How an inbox token is stored and looked up (never the token itself). */
-export const hashInboxToken = (deps: { keys: Keys }, token: string): Buffer => deps.keys.hash('inbox-token', token);
-
-/** Returns the inbox token when `raw` is exactly this service's own test-inbox URL. */
-export function inboxTokenOf(raw: string, inboxBaseUrl: string): string | undefined {
-  const prefix = inboxBaseUrl.replace(/\/+$/, '') + INBOX_PATH;
-  if (!raw.startsWith(prefix)) return undefined;
-  const token = raw.slice(prefix.length);
-  return INBOX_TOKEN.test(token) ? token : undefined;
-}
 
 export function validateWebhookUrl(raw: unknown, opts: UrlPolicyOptions): UrlCheck {
   if (typeof raw !== 'string') return fail('A URL deve ser um texto.');

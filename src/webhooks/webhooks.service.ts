@@ -1,17 +1,19 @@
 // The channel's one webhook: registration, reading, removal and secret rotation
-// (spec, Webhook; decisions §5). Secrets are sealed at rest and shown only once.
-import { sql } from 'kysely';
+// (docs/rules.md §5). Secrets are sealed at rest and shown only once.
 import type { Context } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { addSeconds } from '../clock.ts';
 import { newWebhookSecret } from '../crypto/random.ts';
 import { PROPOSAL_EVENT_TYPES } from '../events/event-body.ts';
-import type { WebhooksTable } from '../db/tables.ts';
-import type { Selectable } from 'kysely';
-import { hashInboxToken, inboxTokenOf, validateWebhookUrl } from './url-policy.ts';
+import { validateWebhookUrl } from './url-policy.ts';
+import { deleteWebhookRow, findWebhookRow, replaceSecret, upsertWebhook, type WebhookRow } from './webhooks.repository.ts';
+import { hashInboxToken, inboxTokenOf } from '../sandbox/inbox-token.ts';
+import { findInboxByTokenHash } from '../sandbox/inbox.repository.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
-export type WebhookRow = Selectable<WebhooksTable>;
+export type { WebhookRow };
+
+const noWebhook = () => notFound('Nenhum webhook registrado para este canal.');
 
 export const PREVIOUS_SECRET_SECONDS = 24 * 3600;
 
@@ -32,7 +34,7 @@ export function toWebhookResource(deps: Pick<Context, 'config' | 'clock'>, row: 
     ambiente: deps.config.ambiente,
     url: row.url,
     eventos: row.eventos,
-    // The service never disables a webhook by itself (decisions §5).
+    // The service never disables a webhook by itself (docs/rules.md §5).
     ativo: true,
     criadoEm: row.criado_em.toISOString(),
     atualizadoEm: row.atualizado_em.toISOString(),
@@ -71,11 +73,7 @@ export async function registerWebhook(
   if (inboxToken !== undefined) {
     // A test-inbox URL is accepted only for the channel's own inbox: another
     // channel's would put this channel's events in that channel's inbox and viewer.
-    const inbox = await deps.database.db
-      .selectFrom('inboxes')
-      .select('channel_id')
-      .where('token_hash', '=', hashInboxToken(deps, inboxToken))
-      .executeTakeFirst();
+    const inbox = await findInboxByTokenHash(deps.database.db, hashInboxToken(deps, inboxToken));
     if (inbox?.channel_id !== channelId) {
       throw badRequest(
         'url_invalida',
@@ -86,85 +84,43 @@ export async function registerWebhook(
   const eventos = validateEventos(input.eventos);
   const now = deps.clock.now();
   const secret = newWebhookSecret();
-  // One statement decides create vs update, so two concurrent first PUTs cannot
-  // both believe they created (and show) a secret: xmax = 0 only for the insert.
-  const row = await deps.database.db
-    .insertInto('webhooks')
-    .values({
-      channel_id: channelId,
-      url: input.url as string,
-      eventos,
-      secret_sealed: deps.keys.seal(secret),
-      previous_secret_sealed: null,
-      previous_valid_until: null,
-      criado_em: now,
-      atualizado_em: now,
-    })
-    .onConflict((oc) =>
-      oc.column('channel_id').doUpdateSet({
-        url: (eb) => eb.ref('excluded.url'),
-        eventos: (eb) => eb.ref('excluded.eventos'),
-        atualizado_em: (eb) => eb.ref('excluded.atualizado_em'),
-      }),
-    )
-    .returningAll()
-    .returning(sql<boolean>`xmax = 0`.as('created'))
-    .executeTakeFirstOrThrow();
-  const { created, ...stored } = row;
-  return { created, webhook: toWebhookResource(deps, stored, created ? secret : undefined) };
+  const { created, row } = await upsertWebhook(deps.database.db, {
+    channel_id: channelId,
+    url: input.url as string,
+    eventos,
+    secret_sealed: deps.keys.seal(secret),
+    previous_secret_sealed: null,
+    previous_valid_until: null,
+    criado_em: now,
+    atualizado_em: now,
+  });
+  return { created, webhook: toWebhookResource(deps, row, created ? secret : undefined) };
 }
 
 export async function findWebhook(deps: Pick<Context, 'database'>, channelId: string): Promise<WebhookRow | undefined> {
-  return deps.database.db.selectFrom('webhooks').selectAll().where('channel_id', '=', channelId).executeTakeFirst();
+  return findWebhookRow(deps.database.db, channelId);
 }
 
 export async function requireWebhook(deps: Pick<Context, 'database'>, channelId: string): Promise<WebhookRow> {
   const row = await findWebhook(deps, channelId);
-  if (!row) throw notFound('Nenhum webhook registrado para este canal.');
+  if (!row) throw noWebhook();
   return row;
 }
 
 /** Removes the webhook and its pending deliveries; delivered and failed history stays. */
 export async function deleteWebhook(deps: Pick<Context, 'database'>, channelId: string): Promise<void> {
-  await deps.database.db.transaction().execute(async (tx) => {
-    const deleted = await tx.deleteFrom('webhooks').where('channel_id', '=', channelId).executeTakeFirst();
-    if (deleted.numDeletedRows === 0n) throw notFound('Nenhum webhook registrado para este canal.');
-    await tx.deleteFrom('deliveries').where('channel_id', '=', channelId).where('status', '=', 'PENDENTE').execute();
-  });
+  if (!(await deleteWebhookRow(deps.database.db, channelId))) throw noWebhook();
 }
 
 /** New secret now; the previous one keeps working for 24 hours (only the newest previous). */
 export async function rotateSecret(deps: Deps, channelId: string): Promise<WebhookResource> {
   const now = deps.clock.now();
   const secret = newWebhookSecret();
-  const row = await deps.database.db
-    .updateTable('webhooks')
-    .set((eb) => ({
-      previous_secret_sealed: eb.ref('secret_sealed'),
-      previous_valid_until: addSeconds(now, PREVIOUS_SECRET_SECONDS),
-      secret_sealed: deps.keys.seal(secret),
-      atualizado_em: now,
-    }))
-    .where('channel_id', '=', channelId)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw notFound('Nenhum webhook registrado para este canal.');
+  const row = await replaceSecret(deps.database.db, channelId, {
+    secretSealed: deps.keys.seal(secret),
+    previousValidUntil: addSeconds(now, PREVIOUS_SECRET_SECONDS),
+    now,
+  });
+  if (!row) throw noWebhook();
   return toWebhookResource(deps, row, secret);
-}
-
-/**
- * The secrets that sign right now: the current one, and the previous during its
- * window. Sealed as bytes (Keys), or in any form an opener of its own takes (the
- * delivery worker's cache takes them as hex text).
- */
-export function signingSecrets<S = Uint8Array>(
-  keys: { open(sealed: S): string },
-  row: { secret_sealed: S; previous_secret_sealed: S | null; previous_valid_until: Date | null },
-  now: Date,
-): string[] {
-  const secrets = [keys.open(row.secret_sealed)];
-  if (row.previous_secret_sealed && row.previous_valid_until && row.previous_valid_until > now) {
-    secrets.push(keys.open(row.previous_secret_sealed));
-  }
-  return secrets;
 }

@@ -1,5 +1,5 @@
 // The hosted journey in real Chromium (issue 4): found by the accessible names of
-// decisions §7, with JavaScript on and off, on a desktop and a phone viewport, through
+// docs/rules.md §7, with JavaScript on and off, on a desktop and a phone viewport, through
 // every sandbox scenario. Each path ends with the state as the channel sees it
 // (GET /v1/links/{id}) and the events recorded for the link.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -287,51 +287,49 @@ describe.skipIf(skipBrowserTests())('hosted journey in Chromium', () => {
     await otherWatch.expectClean();
   });
 
-  it('CPF 00000000191: ineligible, the journey ends at the bank query and the link is cancelled', async () => {
-    const link = await newLink('00000000191');
+  // The scenarios that end the journey without a proposal: the link is cancelled and
+  // no proposal event is ever recorded.
+  it.each([
+    {
+      cpf: '00000000191',
+      story: 'ineligible, the journey ends at the bank query',
+      phone: '11987654321',
+      reachesConsult: true,
+      says: 'não é elegível',
+      shot: 'cenario-191-inelegivel',
+    },
+    {
+      cpf: '00000000272',
+      story: 'the bank refuses to send the SMS code',
+      phone: '21987654321',
+      reachesConsult: false,
+      says: 'não conseguiu enviar o código por SMS',
+      shot: 'cenario-272-sms-recusado',
+    },
+    {
+      cpf: '00000000353',
+      story: 'eligible but no offer',
+      phone: '11987654321',
+      reachesConsult: true,
+      says: 'não tem ofertas',
+      shot: 'cenario-353-sem-oferta',
+    },
+  ])('CPF $cpf: $story, and the link is cancelled', async ({ cpf, phone, reachesConsult, says, shot }) => {
+    const link = await newLink(cpf);
     const { journey, page, watch } = await journeyPage();
     await journey.open(link.url);
     await journey.start();
-    await journey.phone('11987654321');
-    await journey.at(H1.codigo);
-    await journey.code();
-    await journey.at(H1.consulta);
-    await journey.consult();
+    await journey.phone(phone);
+    if (reachesConsult) {
+      await journey.at(H1.codigo);
+      await journey.code();
+      await journey.at(H1.consulta);
+      await journey.consult();
+    }
     await journey.at(H1.encerrado);
-    expect(await page.locator('main').textContent()).toContain('não é elegível');
+    expect(await page.locator('main').textContent()).toContain(says);
     expect(await page.locator('form').count()).toBe(0);
-    await screenshot(page, 'cenario-191-inelegivel');
-    expect(await stateOf(link.id)).toMatchObject({ status: 'CANCELADO', proposta: undefined, events: [] });
-    await watch.expectClean();
-  });
-
-  it('CPF 00000000272: the bank refuses to send the SMS code and the link is cancelled', async () => {
-    const link = await newLink('00000000272');
-    const { journey, page, watch } = await journeyPage();
-    await journey.open(link.url);
-    await journey.start();
-    await journey.phone('21987654321');
-    await journey.at(H1.encerrado);
-    expect(await page.locator('main').textContent()).toContain('não conseguiu enviar o código por SMS');
-    expect(await page.locator('form').count()).toBe(0);
-    await screenshot(page, 'cenario-272-sms-recusado');
-    expect(await stateOf(link.id)).toMatchObject({ status: 'CANCELADO', proposta: undefined, events: [] });
-    await watch.expectClean();
-  });
-
-  it('CPF 00000000353: eligible but no offer, the link is cancelled', async () => {
-    const link = await newLink('00000000353');
-    const { journey, page, watch } = await journeyPage();
-    await journey.open(link.url);
-    await journey.start();
-    await journey.phone('11987654321');
-    await journey.at(H1.codigo);
-    await journey.code();
-    await journey.at(H1.consulta);
-    await journey.consult();
-    await journey.at(H1.encerrado);
-    expect(await page.locator('main').textContent()).toContain('não tem ofertas');
-    await screenshot(page, 'cenario-353-sem-oferta');
+    await screenshot(page, shot);
     expect(await stateOf(link.id)).toMatchObject({ status: 'CANCELADO', proposta: undefined, events: [] });
     await watch.expectClean();
   });

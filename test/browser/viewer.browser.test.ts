@@ -9,9 +9,8 @@ import type { Page } from 'playwright-core';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { SCREENSHOT_DIR, screenshot, skipBrowserTests, withBrowser, type ContextOptions } from '../helpers/browser.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { rememberSecret } from '../helpers/secrets.ts';
 import { proposalLink, simulate } from '../webhooks/support.ts';
-import { channelWithInbox, listEvents, postToInbox, type InboxSetup } from '../sandbox/support.ts';
+import { channelWithInbox, channelWithRegisteredInbox, listEvents, postToInbox, type InboxSetup } from '../sandbox/support.ts';
 
 const H1 = 'Eventos recebidos';
 const EMPTY = /Nenhum evento recebido ainda/;
@@ -32,19 +31,7 @@ describe.skipIf(skipBrowserTests())('inbox viewer in Chromium', () => {
   });
   afterAll(() => service?.close());
 
-  /** A channel whose webhook is its own inbox. */
-  async function registeredInbox(): Promise<InboxSetup> {
-    const setup = await channelWithInbox(service);
-    const r = await service.inject({
-      method: 'PUT',
-      url: '/v1/webhooks',
-      headers: setup.json,
-      payload: JSON.stringify({ url: setup.inbox.url }),
-    });
-    expect(r.statusCode, r.body).toBe(201);
-    rememberSecret(r.json().segredo);
-    return setup;
-  }
+  const registeredInbox = (): Promise<InboxSetup> => channelWithRegisteredInbox(service);
 
   async function sendTest(setup: InboxSetup) {
     const r = await service.inject({ method: 'POST', url: '/v1/webhooks/teste', headers: setup.auth });

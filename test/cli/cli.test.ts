@@ -106,22 +106,22 @@ describe('consigna CLI (embedded database)', () => {
     expect((await consigna(['channels', 'list'], { CONSIGNA_NODE_FLAGS: 'none' })).code).toBe(0);
   });
 
-  it('says clearly that the data folder is busy while the service runs', async () => {
+  /** `consigna serve --demo` on the embedded database in `dir`, once it listens. */
+  async function serveDemo(dir: string): Promise<{ child: ReturnType<typeof spawn>; output: () => string }> {
     const port = await freePort();
     const child = spawn(process.execPath, [BIN, 'serve', '--demo'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: '',
-        CONSIGNA_DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-      },
+      env: { ...process.env, DATABASE_URL: '', CONSIGNA_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     });
     children.push(child);
     let output = '';
     child.stdout!.on('data', (chunk) => (output += String(chunk)));
     await waitFor(() => output.includes('listening'), { timeoutMs: 20_000, what: 'serve to start' });
+    return { child, output: () => output };
+  }
+
+  it('says clearly that the data folder is busy while the service runs', async () => {
+    const { child, output: printed } = await serveDemo(dataDir);
+    const output = printed();
     // --demo creates its channel once per installation, even when others exist.
     const secret = /client_secret: (\S+)/.exec(output)?.[1];
     rememberSecret(secret);
@@ -146,24 +146,10 @@ describe('consigna CLI (embedded database)', () => {
   it('npm start prints demo credentials only on the first start', async () => {
     const again = fs.mkdtempSync(path.join(os.tmpdir(), 'consigna-demo-'));
     const start = async () => {
-      const port = await freePort();
-      const child = spawn(process.execPath, [BIN, 'serve', '--demo'], {
-        env: {
-          ...process.env,
-          DATABASE_URL: '',
-          CONSIGNA_DATA_DIR: again,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-        },
-      });
-      children.push(child);
-      let output = '';
-      child.stdout!.on('data', (chunk) => (output += String(chunk)));
-      await waitFor(() => output.includes('listening'), { timeoutMs: 20_000, what: 'serve to start' });
+      const { child, output } = await serveDemo(again);
       child.kill('SIGTERM');
       await new Promise((resolve) => child.on('exit', resolve));
-      return output;
+      return output();
     };
     const first = await start();
     rememberSecret(/client_secret: (\S+)/.exec(first)?.[1]);

@@ -87,7 +87,7 @@ describe('a poisoned input inside a batch', () => {
       cpf_masked: '***.444.777-**',
       celular_sealed: null,
       referencia_externa: referencia,
-      status: 'CRIADO',
+      status: 'CRIADO' as const,
       expira_em: new Date(now.getTime() + 86_400_000),
       criado_em: now,
       aberto_em: null,

@@ -12,6 +12,7 @@ import { startTestService, type TestService } from '../helpers/service.ts';
 import type { IssuedCredentials } from '../../src/channels/channels.service.ts';
 import { JourneyClient } from '../helpers/journey.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
+import { signatureVectors } from '../vectors/signatures.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const GUIDE = fs.readFileSync(path.join(ROOT, 'docs/guia-integracao.md'), 'utf8');
@@ -22,14 +23,7 @@ const block = (lang: string, marker: string): string => {
   return found[0]!.code;
 };
 
-interface Vector {
-  name: string;
-  secrets: string[];
-  timestamp: number;
-  body: string;
-  header: string;
-}
-const vectors: Vector[] = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/vectors/signatures.json'), 'utf8'));
+const vectors = signatureVectors;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'consigna-guia-'));
 
 function run(command: string, args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}) {

@@ -15,6 +15,7 @@ import { startReceiver, type Receiver, type ReceivedRequest } from '../helpers/r
 import { JourneyClient } from '../helpers/journey.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { malformedHeaders, signatureVectors } from '../vectors/signatures.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const VERIFIERS = {
@@ -25,14 +26,7 @@ const VERIFIERS = {
 type Language = keyof typeof VERIFIERS;
 const LANGUAGES = Object.keys(VERIFIERS) as Language[];
 
-interface Vector {
-  name: string;
-  secrets: string[];
-  timestamp: number;
-  body: string;
-  header: string;
-}
-const vectors: Vector[] = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/vectors/signatures.json'), 'utf8'));
+const vectors = signatureVectors;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'consigna-verify-'));
 let files = 0;
 
@@ -151,16 +145,7 @@ describe('each way a delivery can be wrong', () => {
   it('missing and malformed headers', async () => {
     const file = bodyFile(vector.body);
     expect(await allVerifiers(file, '', [secret], { AGORA: String(T) })).toEqual(expectAll(1, 'cabecalho_ausente'));
-    const v1 = 'a'.repeat(64);
-    for (const bad of [
-      'lixo',
-      `v1=${v1}`,
-      `t=${T}`,
-      `t=abc,v1=${v1}`,
-      `t=${T},v1=xyz`,
-      `t=${T},t=${T},v1=${v1}`,
-      `t=${T},v1=${v1.toUpperCase()}`,
-    ]) {
+    for (const bad of malformedHeaders(T)) {
       expect(await allVerifiers(file, bad, [secret], { AGORA: String(T) })).toEqual(expectAll(1, 'cabecalho_malformado'));
     }
     // Other schemes are ignored.

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { createLinkVia } from '../helpers/links.ts';
 import { JourneyClient } from '../helpers/journey.ts';
-import { rememberSecret } from '../helpers/secrets.ts';
+import { channelWithRegisteredInbox } from '../sandbox/support.ts';
 
 type Schema = {
   type?: string | string[];
@@ -162,17 +162,9 @@ describe('hostile input from the OpenAPI document', () => {
     service = await startTestService({
       env: { CONSIGNA_RATE_LIMIT_API: '0/60', CONSIGNA_RATE_LIMIT_INBOX: '0/60', CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'true' },
     });
-    const channel = await service.createChannel();
-    auth = await service.bearer(channel);
-    const inbox = (await service.inject({ method: 'PUT', url: '/v1/sandbox/receptor', headers: auth })).json();
-    ids.token = inbox.url.split('/').pop();
-    rememberSecret(ids.token);
-    await service.inject({
-      method: 'PUT',
-      url: '/v1/webhooks',
-      headers: { ...auth, 'content-type': 'application/json' },
-      payload: JSON.stringify({ url: inbox.url }),
-    });
+    const setup = await channelWithRegisteredInbox(service);
+    auth = setup.auth;
+    ids.token = setup.token;
     const link = (await createLinkVia(service, auth, { cpf: '12345678909' })).json();
     const journey = new JourneyClient(service, link.url);
     await journey.upToReview();

@@ -154,3 +154,18 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     },
   };
 }
+
+/** Receivers started by one test file, closed together by `closeAll` (in its afterAll). */
+export function receiverPool(): { start(options?: ReceiverOptions): Promise<Receiver>; closeAll(): Promise<void> } {
+  const started: Receiver[] = [];
+  return {
+    async start(options = {}) {
+      const receiver = await startReceiver(options);
+      started.push(receiver);
+      return receiver;
+    },
+    async closeAll() {
+      for (const receiver of started.splice(0)) await receiver.close();
+    },
+  };
+}

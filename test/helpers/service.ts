@@ -5,21 +5,16 @@ import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config/config.ts';
-import { openDatabase } from '../../src/db/database.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { deriveKeys } from '../../src/crypto/keys.ts';
-import { ManualClock, systemClock, type Clock } from '../../src/clock.ts';
+import { ManualClock, type Clock } from '../../src/clock.ts';
 import { createLogger } from '../../src/observability/logger.ts';
-import { buildApp, type App } from '../../src/http/app.ts';
+import type { App } from '../../src/app.ts';
 import type { Context } from '../../src/context.ts';
-import { createSandboxBank } from '../../src/bank/sandbox-bank.ts';
 import type { BankGateway } from '../../src/bank/bank-gateway.ts';
 import { createChannel, type IssuedCredentials } from '../../src/channels/channels.service.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
-import { createOutbound, type OutboundOptions } from '../../src/webhooks/outbound.ts';
-import { createDeliverer, USER_AGENT } from '../../src/webhooks/delivery/deliverer.ts';
-import { startDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/delivery/worker.ts';
-import { createInboxReceiver } from '../../src/sandbox/inbox.service.ts';
+import type { OutboundOptions } from '../../src/webhooks/outbound.ts';
+import type { DeliveryWorker } from '../../src/webhooks/delivery/worker.ts';
+import { openContext, startRoles, type Running } from '../../src/server.ts';
 import { captureLogLine, rememberSecret } from './secrets.ts';
 
 export interface TestServiceOptions {
@@ -94,32 +89,30 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   });
   const log = createLogger(config.logLevel, sink);
   const shared = options.sameDatabaseAs?.ctx.database;
-  const db =
-    shared ??
-    (await openDatabase({ databaseUrl: database.url, dataDir: options.dataDir ?? 'memory', poolSize: config.pgPoolSize, log }));
-  if (!shared) await migrate(db);
-  const clock = options.clock ?? systemClock;
-  const outbound = createOutbound({
-    allowInsecure: config.allowInsecureWebhooks,
-    timeoutMs: config.worker.deliveryTimeoutMs,
-    userAgent: USER_AGENT,
-    connectionsPerOrigin: config.worker.concurrency,
-    ...options.outbound,
-  });
-  const ctx: Context = {
-    config,
-    database: db,
-    keys: deriveKeys(Buffer.from(masterKey, 'hex')),
-    clock,
+  // The service's own assembly (src/server.ts), with what a test puts in its place.
+  const ctx = await openContext(config, {
     log,
-    bank: options.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl }),
-    deliverer: undefined as never,
-  };
-  ctx.deliverer = createDeliverer({ outbound, clock, publicBaseUrl: config.publicBaseUrl, inbox: createInboxReceiver(ctx) });
-  const app = await buildApp(ctx);
-  const worker = options.worker ? await startDeliveryWorker(ctx) : undefined;
-  if (options.listen) await app.listen({ port, host: '127.0.0.1' });
-  else await app.ready();
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(shared ? { database: shared } : {}),
+    pgliteDir: options.dataDir ?? 'memory',
+    ...(options.bank ? { bank: options.bank } : {}),
+    ...(options.outbound ? { outbound: options.outbound } : {}),
+  });
+  let running: Running;
+  try {
+    running = await startRoles(ctx, {
+      api: true,
+      worker: options.worker ?? false,
+      sweeper: false,
+      listen: options.listen ?? false,
+    });
+  } catch (error) {
+    await ctx.release();
+    throw error;
+  }
+  const app = running.app!;
+  const worker = running.worker;
+  const clock = ctx.clock;
 
   const service: TestService = {
     ctx,
@@ -160,10 +153,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     worker,
     async close() {
       try {
-        await worker?.stop();
-        await app.close();
-        await outbound.close();
-        if (!shared) await db.close();
+        await running.stop();
       } finally {
         // Also when closing failed (a test that closed the database itself): never leave
         // a test database behind on the server.

@@ -33,7 +33,7 @@ describe('errors and request ids', () => {
   });
 
   it('an unexpected error is 500 erro_interno with nothing internal in the body', async () => {
-    const { buildApp } = await import('../../src/http/app.ts');
+    const { buildApp } = await import('../../src/app.ts');
     const app = await buildApp(service.ctx);
     app.get('/boom', async () => {
       throw new Error('segredo interno: stack e SQL');

@@ -3,6 +3,7 @@ import { startTestService, type TestService } from '../helpers/service.ts';
 import { createLinkVia } from '../helpers/links.ts';
 import { JourneyClient } from '../helpers/journey.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { channelWithRegisteredInbox } from '../sandbox/support.ts';
 import { metricsFor } from '../../src/observability/metrics.ts';
 import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.ts';
 
@@ -14,16 +15,8 @@ describe('GET /metrics', () => {
   afterAll(() => service.close());
 
   it('exposes request counts and latency by route pattern, deliveries and the queue, and nothing secret', async () => {
-    const channel = await service.createChannel();
-    const auth = await service.bearer(channel);
+    const { auth, channel } = await channelWithRegisteredInbox(service);
     const token = auth.authorization!.slice('Bearer '.length);
-    const inbox = (await service.inject({ method: 'PUT', url: '/v1/sandbox/receptor', headers: auth })).json();
-    await service.inject({
-      method: 'PUT',
-      url: '/v1/webhooks',
-      headers: { ...auth, 'content-type': 'application/json' },
-      payload: JSON.stringify({ url: inbox.url }),
-    });
     const link = (await createLinkVia(service, auth, { cpf: '12345678909' })).json();
     await service.inject({ method: 'GET', url: `/v1/links/${link.id}`, headers: auth });
     const client = new JourneyClient(service, link.url);

@@ -1,5 +1,4 @@
-// The sandbox test inbox endpoints (interface spec, "Sandbox test inbox"; decisions
-// §1 and §6): every endpoint, every documented error, the Received event record
+// The sandbox test inbox endpoints (docs/rules.md §6): every endpoint, every documented error, the Received event record
 // shape, the configured answer and the 64 KB body limit (checked on a real socket
 // too, to show an announced oversized body is refused before it is read).
 import net from 'node:net';

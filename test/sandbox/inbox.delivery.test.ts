@@ -1,4 +1,4 @@
-// The inbox as a webhook target (decisions §5 and §6): its URL is accepted by
+// The inbox as a webhook target (docs/rules.md §5 and §6): its URL is accepted by
 // PUT /v1/webhooks without CONSIGNA_ALLOW_INSECURE_WEBHOOKS, and deliveries to it go
 // through the delivery engine (signed, counted as attempts, retried on a 5xx set with
 // …/modo) but straight into the inbox: PUBLIC_BASE_URL points at a port nobody listens
@@ -10,11 +10,11 @@ import { rememberSecret } from '../helpers/secrets.ts';
 import { listDeliveries, proposalLink, simulate, type Delivery } from '../webhooks/support.ts';
 import {
   channelWithInbox,
+  channelWithRegisteredInbox,
   expectEventShape,
   listEvents,
   setMode,
   signatureFor,
-  type InboxSetup,
   type ReceivedEvent,
 } from './support.ts';
 
@@ -27,18 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-async function registered(): Promise<InboxSetup & { secret: string }> {
-  const setup = await channelWithInbox(service);
-  const r = await service.inject({
-    method: 'PUT',
-    url: '/v1/webhooks',
-    headers: setup.json,
-    payload: JSON.stringify({ url: setup.inbox.url }),
-  });
-  expect(r.statusCode, r.body).toBe(201);
-  rememberSecret(r.json().segredo);
-  return { ...setup, secret: r.json().segredo };
-}
+const registered = () => channelWithRegisteredInbox(service);
 
 /** The stored raw body of a record matches the signature with `secret` (checked by hand). */
 async function signedWith(event: ReceivedEvent, secret: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-// The inbox's signature check (decisions §6): true for a delivery signed with the
+// The inbox's signature check (docs/rules.md §6): true for a delivery signed with the
 // channel's webhook secret, false for a mismatch, null with a reason when it cannot be
 // checked (no webhook, header missing or malformed, timestamp outside 5 minutes), and
 // both secrets during a rotation, on a ManualClock so the 24-hour window is crossed
@@ -9,12 +9,12 @@ import { ManualClock, startTestService, type TestService } from '../helpers/serv
 import { rememberSecret } from '../helpers/secrets.ts';
 import {
   channelWithInbox,
+  channelWithRegisteredInbox,
   expectEventShape,
   listEvents,
   postToInbox,
   signatureFor,
   unixNow,
-  type InboxSetup,
   type ReceivedEvent,
 } from './support.ts';
 
@@ -27,20 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-/** An inbox registered as the channel's webhook; returns the secret shown once. */
-async function registered(): Promise<InboxSetup & { secret: string }> {
-  const setup = await channelWithInbox(service);
-  const r = await service.inject({
-    method: 'PUT',
-    url: '/v1/webhooks',
-    headers: setup.json,
-    payload: JSON.stringify({ url: setup.inbox.url }),
-  });
-  expect(r.statusCode, r.body).toBe(201);
-  const secret = r.json<{ segredo: string }>().segredo;
-  rememberSecret(secret);
-  return { ...setup, secret };
-}
+const registered = () => channelWithRegisteredInbox(service);
 
 /** POSTs `body` with the given signature header (none when undefined) and returns the stored record. */
 async function received(

@@ -45,6 +45,21 @@ export async function channelWithInbox(service: TestService): Promise<InboxSetup
   };
 }
 
+/** A channel whose webhook is its own inbox; `secret` is the webhook secret shown once. */
+export async function channelWithRegisteredInbox(service: TestService): Promise<InboxSetup & { secret: string }> {
+  const setup = await channelWithInbox(service);
+  const r = await service.inject({
+    method: 'PUT',
+    url: '/v1/webhooks',
+    headers: setup.json,
+    payload: JSON.stringify({ url: setup.inbox.url }),
+  });
+  expect(r.statusCode, r.body).toBe(201);
+  const secret = r.json<{ segredo: string }>().segredo;
+  rememberSecret(secret);
+  return { ...setup, secret };
+}
+
 export async function listEvents(
   service: TestService,
   token: string,

@@ -1,4 +1,4 @@
-// The viewer page on the server side (decisions §6): the server-rendered list,
+// The viewer page on the server side (docs/rules.md §6): the server-rendered list,
 // escaping of everything a sender controls, page headers (CSP, no-store), the form
 // fallbacks (POST, 303, GET with a confirmation) and HTML answers for their errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startTestService, type TestService } from '../helpers/service.ts';
-import { startReceiver, type Receiver, type ReceivedRequest } from '../helpers/receiver.ts';
+import { receiverPool, type ReceivedRequest } from '../helpers/receiver.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 import { VALID_CPFS } from '../helpers/links.ts';
 import {
@@ -23,13 +23,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let service: TestService;
-const receivers: Receiver[] = [];
-
-async function receiver(options: Parameters<typeof startReceiver>[0] = {}): Promise<Receiver> {
-  const r = await startReceiver(options);
-  receivers.push(r);
-  return r;
-}
+const receivers = receiverPool();
+const receiver = receivers.start;
 
 beforeAll(async () => {
   service = await startTestService({
@@ -41,7 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.close();
-  for (const r of receivers) await r.close();
+  await receivers.closeAll();
 });
 
 async function single(
@@ -118,7 +113,7 @@ describe('delivery engine against real receivers', () => {
         valorParcela: expect.any(Number),
       },
     });
-    // No personal data in events (spec, Events).
+    // No personal data in events (docs/rules.md §4).
     for (const q of r.requests) expect(q.body).not.toContain(VALID_CPFS[0]!);
 
     const list = await listDeliveries(service, auth);

@@ -1,18 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signature.ts';
+import { signatureVectors } from '../vectors/signatures.ts';
 
-interface Vector {
-  name: string;
-  secrets: string[];
-  timestamp: number;
-  body: string;
-  header: string;
-}
-
-const vectors: Vector[] = JSON.parse(readFileSync(new URL('../vectors/signatures.json', import.meta.url), 'utf8'));
+const vectors = signatureVectors;
 const stripe = new Stripe('sk_test_x');
 
 /** An HMAC computed by the openssl binary, not by node:crypto. */

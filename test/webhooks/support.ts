@@ -10,7 +10,7 @@ import { rememberSecret } from '../helpers/secrets.ts';
 import type { ReceivedRequest } from '../helpers/receiver.ts';
 import type { IssuedCredentials } from '../../src/channels/channels.service.ts';
 
-/** Short retries and local http receivers (decisions §5). */
+/** Short retries and local http receivers (docs/rules.md §5). */
 export const FAST_ENV = {
   CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'true',
   CONSIGNA_RETRY_DELAYS: '1,1,1,1,1,1',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inboxTokenOf, validateWebhookUrl } from '../../src/webhooks/url-policy.ts';
+import { validateWebhookUrl } from '../../src/webhooks/url-policy.ts';
+import { inboxTokenOf } from '../../src/sandbox/inbox-token.ts';
 
 const BASE = 'http://localhost:3000';
 const strict = { allowInsecure: false, inboxBaseUrl: BASE };
@@ -157,7 +158,7 @@ describe('validateWebhookUrl: refused', () => {
 });
 
 describe('validateWebhookUrl: development switch', () => {
-  // decisions §5: the switch allows http and loopback targets, nothing more.
+  // docs/rules.md §5: the switch allows http and loopback targets, nothing more.
   it.each([
     'http://127.0.0.1:4000/hook',
     'http://127.1.2.3/hook',

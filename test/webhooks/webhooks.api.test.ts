@@ -4,7 +4,7 @@
 // so PENDENTE rows stay put while the API is inspected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { receiverPool } from '../helpers/receiver.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 import { createLinkVia, VALID_CPFS } from '../helpers/links.ts';
 import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.ts';
@@ -28,13 +28,8 @@ const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 let service: TestService;
 /** The switch off: production URL rules. */
 let strict: TestService;
-const receivers: Receiver[] = [];
-
-async function receiver(options: Parameters<typeof startReceiver>[0] = {}): Promise<Receiver> {
-  const r = await startReceiver(options);
-  receivers.push(r);
-  return r;
-}
+const receivers = receiverPool();
+const receiver = receivers.start;
 
 beforeAll(async () => {
   service = await startTestService({
@@ -47,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await strict?.close();
   await service?.close();
-  for (const r of receivers) await r.close();
+  await receivers.closeAll();
 });
 
 /** Runs the real delivery worker of `service` only for the duration of `fn`. */

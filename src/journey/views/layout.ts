@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../http/html.ts';
-import { assetUrl } from '../../http/assets.ts';
+import { journeyAssets } from './assets.ts';
 
 export interface LayoutOptions {
   title: string;
@@ -10,20 +10,25 @@ export interface LayoutOptions {
   refreshSeconds?: number;
 }
 
-export function layout(options: LayoutOptions, body: SafeHtml): SafeHtml {
-  const { title, progress, sandbox, refreshSeconds } = options;
-  return html`<!doctype html>
-<html lang="pt-BR">
-<head>
+/** The head every page we host shares (journey, signing page, inbox viewer), then `extra`. */
+export function documentHead(title: string, extra: SafeHtml | '' = ''): SafeHtml {
+  return html`<head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
-${refreshSeconds ? html`<meta http-equiv="refresh" content="${refreshSeconds}">` : ''}
 <title>${title} · Consigna</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${assetUrl('journey.css')}">
-</head>
+<link rel="stylesheet" href="${journeyAssets.url('journey.css')}">
+${extra}
+</head>`;
+}
+
+export function layout(options: LayoutOptions, body: SafeHtml): SafeHtml {
+  const { title, progress, sandbox, refreshSeconds } = options;
+  return html`<!doctype html>
+<html lang="pt-BR">
+${documentHead(title, refreshSeconds ? html`<meta http-equiv="refresh" content="${refreshSeconds}">` : '')}
 <body>
 <header class="topo">
   <span class="marca" aria-label="Consigna">Consigna</span>

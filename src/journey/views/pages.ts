@@ -1,4 +1,4 @@
-// One function per page of the journey. Accessible names are those of decisions §7
+// One function per page of the journey. Accessible names are those of docs/rules.md §7
 // (buttons, labels), so screen readers and browser tests find the same things.
 import { html, type SafeHtml } from '../../http/html.ts';
 import type { Offer } from '../../bank/bank-gateway.ts';

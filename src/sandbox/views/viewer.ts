@@ -2,7 +2,8 @@
 // the controls); viewer.js then keeps the list fresh without reloading. Times are
 // shown in Brasília time, on the page and in the script alike.
 import { html, type SafeHtml } from '../../http/html.ts';
-import { assetUrl } from '../../http/assets.ts';
+import { documentHead } from '../../journey/views/layout.ts';
+import { viewerAssets } from './assets.ts';
 import type { ReceivedEvent } from '../inbox.service.ts';
 import { ALLOWED_STATUSES } from '../inbox.service.ts';
 import { PRETTY_SIZE_FACTOR, prettyJsonWithin } from '../../text/json.ts';
@@ -59,17 +60,11 @@ function shell(title: string, body: SafeHtml, token?: string): SafeHtml {
   // The list needs the width; a message reads better in a narrow card.
   return html`<!doctype html>
 <html lang="pt-BR">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-<title>${title} · Consigna</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${assetUrl('journey.css')}">
-<link rel="stylesheet" href="${assetUrl('viewer.css')}">
-${token ? html`<script src="${assetUrl('viewer.js')}" defer></script>` : ''}
-</head>
+${documentHead(
+  title,
+  html`<link rel="stylesheet" href="${viewerAssets.url('viewer.css')}">
+${token ? html`<script src="${viewerAssets.url('viewer.js')}" defer></script>` : ''}`,
+)}
 <body${token ? html` data-token="${token}"` : ''}>
 <header class="topo"><span class="marca">Consigna</span><span class="produto">Receptor de testes (sandbox)</span></header>
 <main class="${token ? 'cartao largo' : 'cartao'}">

@@ -294,6 +294,37 @@ export async function heldBack(
   return rows[0] ?? { contained: 0, heldContained: 0, heldByCap: 0 };
 }
 
+export interface ResendClaim {
+  event_id: string;
+  tipo: string;
+  payload: string;
+  url: string;
+  secret_sealed: Uint8Array;
+  previous_secret_sealed: Uint8Array | null;
+  previous_valid_until: Date | null;
+}
+
+/**
+ * The manual resend's claim: one finished delivery (FALHOU or ENTREGUE) of this
+ * channel back to PENDENTE at attempt 1, leased so that no worker takes it while the
+ * caller sends it; recordResults then records that attempt like any other.
+ */
+export async function claimForResend(
+  db: DB,
+  delivery: { id: string; channelId: string; leaseId: string; leaseUntil: Date },
+): Promise<ResendClaim | undefined> {
+  const { rows } = await sql<ResendClaim>`
+    update deliveries d
+    set status = 'PENDENTE', tentativas = 1, next_attempt_at = ${delivery.leaseUntil},
+        lease_id = ${delivery.leaseId}, entregue_em = null
+    from events e, webhooks w
+    where d.id = ${delivery.id} and d.channel_id = ${delivery.channelId} and d.status in ('FALHOU', 'ENTREGUE')
+      and e.id = d.event_id and w.channel_id = d.channel_id
+    returning d.event_id, d.tipo, e.payload, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_valid_until
+  `.execute(db);
+  return rows[0];
+}
+
 export interface AttemptResult {
   id: string;
   leaseId: string;

@@ -23,7 +23,7 @@
 // channels held back by their cap, and any missed notification.
 import type { Context } from '../../context.ts';
 import { DELIVERIES_CHANNEL } from '../../events/outbox.ts';
-import { signingSecrets } from '../webhooks.service.ts';
+import { signingSecrets } from '../signature.ts';
 import type { Deliverer } from './deliverer.ts';
 import {
   claimDue,

@@ -1,5 +1,6 @@
-// The Fastify application: plugins in the order they must run, then every domain's
-// routes. `buildApp` is what `serve`/`api` listen with and what tests `inject` into.
+// The HTTP server every route runs in: Fastify with our body parsing, request ids,
+// logging, metrics, draining on shutdown and error answers. Infrastructure only: the
+// application (src/app.ts) adds every domain's routes to it.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -9,19 +10,6 @@ import { AppError, notFound } from '../errors.ts';
 import { validatorCompiler } from './validation.ts';
 import { ErrorBody } from './schemas.ts';
 import { reportError, sendError } from './error-handler.ts';
-import { registerOpenApi } from './openapi.ts';
-import { registerHealthRoutes } from './health.routes.ts';
-import { registerAuth } from '../auth/bearer.ts';
-import { registerTokenRoutes } from '../auth/token.routes.ts';
-import { registerPingRoutes } from '../channels/ping.routes.ts';
-import { registerLinkRoutes } from '../links/links.routes.ts';
-import { registerSimulatorRoutes } from '../proposals/simulator.routes.ts';
-import { registerJourneyRoutes } from '../journey/journey.routes.ts';
-import { registerAssetRoutes } from './assets.ts';
-import { registerDocsRoutes } from './docs.routes.ts';
-import { registerWebhookRoutes } from '../webhooks/webhooks.routes.ts';
-import { registerInboxRoutes } from '../sandbox/inbox.routes.ts';
-import { registerViewerRoutes } from '../sandbox/viewer.routes.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { metricsFor } from '../observability/metrics.ts';
 import { LazyChildLogger, type Logger } from '../observability/logger.ts';
@@ -29,7 +17,8 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../text/json.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-export async function buildApp(ctx: Context): Promise<App> {
+/** The server with its hooks and a rate limiter (closed with the server), and no route yet. */
+export function createHttpServer(ctx: Context): { app: App; limiter: RateLimiter } {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     // The default request log lines carry the url, and urls here can hold a
@@ -81,9 +70,11 @@ export async function buildApp(ctx: Context): Promise<App> {
   // document those answers on every route that does not already describe them.
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/v1/') || !route.schema?.response || route.config?.oauth) return;
-    const responses = route.schema.response as Record<string, unknown>;
+    // A copy: route schemas are module constants shared by every app in the process.
+    const responses = { ...(route.schema.response as Record<string, unknown>) };
     responses[400] ??= ErrorBody(['requisicao_invalida'], 'Corpo malformado (JSON inválido, tipo de conteúdo não suportado).');
     responses[413] ??= ErrorBody(['corpo_muito_grande'], 'Corpo acima do limite (64 KB).');
+    route.schema = { ...route.schema, response: responses };
   });
 
   // Callback-style hooks on every request: an async hook costs a promise each time.
@@ -139,23 +130,5 @@ export async function buildApp(ctx: Context): Promise<App> {
     await limiter.sync();
   });
 
-  await registerOpenApi(app, ctx);
-  await registerAuth(app, ctx, limiter);
-  registerHealthRoutes(app, ctx);
-  registerTokenRoutes(app, ctx);
-  registerPingRoutes(app, ctx);
-  registerLinkRoutes(app, ctx);
-  registerSimulatorRoutes(app, ctx);
-  registerJourneyRoutes(app, ctx, limiter);
-  registerWebhookRoutes(app, ctx);
-  if (ctx.config.ambiente === 'SANDBOX') {
-    registerInboxRoutes(app, ctx, limiter);
-    registerViewerRoutes(app, ctx, limiter);
-  }
-  registerDocsRoutes(app, ctx);
-  registerAssetRoutes(app);
-
-  return app;
+  return { app, limiter };
 }
-
-export { AppError };

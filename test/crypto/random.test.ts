@@ -10,7 +10,7 @@ import {
   uuidv7,
 } from '../../src/crypto/random.ts';
 
-describe('identifiers (decisions §2)', () => {
+describe('identifiers (docs/rules.md §2)', () => {
   it('have the documented forms', () => {
     expect(newClientId()).toMatch(/^cid_[A-Za-z0-9]{24}$/);
     expect(newClientSecret()).toMatch(/^csk_[A-Za-z0-9]{48}$/);

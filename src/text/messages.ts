@@ -1,4 +1,5 @@
-// pt-BR messages for the codes a schema violation can produce. Domain code builds its
+// pt-BR messages for the field codes that both a schema violation and a service's own
+// check can produce (the same code always reads the same). Other domain code builds its
 // own messages; these cover what the HTTP layer detects before a handler runs.
 export const FIELD_MESSAGES: Record<string, string> = {
   cpf_invalido: 'CPF inválido: informe 11 dígitos, somente números, com dígitos verificadores válidos.',

@@ -3,13 +3,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { marked } from 'marked';
-import type { App } from './app.ts';
+import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
-import { html, raw } from './html.ts';
-import { assetUrl, addAssetDir } from './assets.ts';
-import { setPageHeaders } from './security-headers.ts';
+import { html, raw } from '../http/html.ts';
+import { AssetFolder } from '../http/assets.ts';
+import { setPageHeaders } from '../http/security-headers.ts';
+import { journeyAssets } from '../journey/views/assets.ts';
 
 const GUIDE = path.join(import.meta.dirname, '../../docs/guia-integracao.md');
+
+export const docsAssets = new AssetFolder(path.join(import.meta.dirname, 'assets'));
 
 export function renderGuide(baseUrl: string): string {
   const markdown = fs.readFileSync(GUIDE, 'utf8').replaceAll('{base_url}', baseUrl);
@@ -20,8 +23,8 @@ export function renderGuide(baseUrl: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Guia de integração · Consigna</title>
-<link rel="stylesheet" href="${assetUrl('journey.css')}">
-<link rel="stylesheet" href="${assetUrl('docs.css')}">
+<link rel="stylesheet" href="${journeyAssets.url('journey.css')}">
+<link rel="stylesheet" href="${docsAssets.url('docs.css')}">
 </head>
 <body>
 <header class="topo"><span class="marca">Consigna</span><span class="produto">Documentação para canais</span>
@@ -32,7 +35,6 @@ export function renderGuide(baseUrl: string): string {
 }
 
 export function registerDocsRoutes(app: App, ctx: Context): void {
-  addAssetDir(path.join(import.meta.dirname, 'assets'));
   const page = renderGuide(ctx.config.publicBaseUrl);
   app.get('/docs', { schema: { hide: true } }, async (_request, reply) =>
     setPageHeaders(reply).header('cache-control', 'public, max-age=300').send(page),

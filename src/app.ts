@@ -1,0 +1,46 @@
+// The application: the HTTP server (src/http/fastify.ts) with every domain's routes,
+// in the order they must be registered. `buildApp` is what `serve`/`api` listen with
+// and what tests `inject` into.
+import type { Context } from './context.ts';
+import { createHttpServer, type App } from './http/fastify.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { registerAssetRoutes } from './http/assets.ts';
+import { registerHealthRoutes } from './http/health.routes.ts';
+import { registerAuth } from './auth/bearer.ts';
+import { registerTokenRoutes } from './auth/token.routes.ts';
+import { registerPingRoutes } from './channels/ping.routes.ts';
+import { registerLinkRoutes } from './links/links.routes.ts';
+import { registerSimulatorRoutes } from './proposals/simulator.routes.ts';
+import { registerJourneyRoutes } from './journey/journey.routes.ts';
+import { journeyAssets } from './journey/views/assets.ts';
+import { registerWebhookRoutes } from './webhooks/webhooks.routes.ts';
+import { registerInboxRoutes } from './sandbox/inbox.routes.ts';
+import { registerViewerRoutes } from './sandbox/viewer.routes.ts';
+import { viewerAssets } from './sandbox/views/assets.ts';
+import { docsAssets, registerDocsRoutes } from './docs/docs.routes.ts';
+
+export type { App };
+
+export async function buildApp(ctx: Context): Promise<App> {
+  const { app, limiter } = createHttpServer(ctx);
+  await registerOpenApi(app, ctx);
+  await registerAuth(app, ctx, limiter);
+  registerHealthRoutes(app, ctx);
+  registerTokenRoutes(app, ctx);
+  registerPingRoutes(app, ctx);
+  registerLinkRoutes(app, ctx);
+  registerSimulatorRoutes(app, ctx);
+  registerJourneyRoutes(app, ctx, limiter);
+  registerWebhookRoutes(app, ctx);
+  if (ctx.config.ambiente === 'SANDBOX') {
+    registerInboxRoutes(app, ctx, limiter);
+    registerViewerRoutes(app, ctx, limiter);
+  }
+  registerDocsRoutes(app, ctx);
+  registerAssetRoutes(
+    app,
+    ctx.config.ambiente === 'SANDBOX' ? [journeyAssets, viewerAssets, docsAssets] : [journeyAssets, docsAssets],
+  );
+
+  return app;
+}

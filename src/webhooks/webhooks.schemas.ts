@@ -1,0 +1,196 @@
+// The OpenAPI contract of the webhook routes (webhooks.routes.ts): one schema per
+// route, in registration order, and the pieces they share.
+import { Type } from 'typebox';
+import { DateTime, ErrorBody, NoContent, Uuid, bearerErrors, withHeaders } from '../http/schemas.ts';
+import { PROPOSAL_EVENT_TYPES } from '../events/event-body.ts';
+import { DELIVERY_STATUSES } from './deliveries.service.ts';
+
+const NO_STORE = { 'Cache-Control': { type: 'string', enum: ['no-store'] } };
+
+const webhookExample = {
+  ambiente: 'SANDBOX',
+  url: 'https://hooks.fintech.example/consigna',
+  eventos: [],
+  ativo: true,
+  criadoEm: '2026-11-22T14:03:23.123Z',
+  atualizadoEm: '2026-11-22T14:03:23.123Z',
+};
+
+const Webhook = (withSecret: boolean) =>
+  Type.Object(
+    {
+      ambiente: Type.String({ enum: ['SANDBOX', 'REAL'] }),
+      url: Type.String(),
+      eventos: Type.Array(Type.String(), { description: 'Tipos assinados; lista vazia = todos os estados da proposta.' }),
+      ativo: Type.Boolean({ description: 'Sempre true: o serviço nunca desativa um webhook sozinho.' }),
+      criadoEm: DateTime(),
+      atualizadoEm: DateTime(),
+      segredo: Type.Optional(
+        Type.String({
+          description: 'Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos.',
+        }),
+      ),
+      segredoAnteriorValidoAte: Type.Optional(DateTime('Durante a rotação: até quando o segredo anterior ainda assina.')),
+    },
+    {
+      additionalProperties: false,
+      examples: [
+        withSecret ? { ...webhookExample, segredo: 'whsec_5G1nVb0oYl7m3Q9sJ2xT8aZkR4cW6eH1uD0pF7yN3iM=' } : webhookExample,
+      ],
+    },
+  );
+
+const RegisterBody = Type.Object(
+  {
+    url: Type.String({
+      description:
+        'https, nome DNS público (sem IP, sem localhost, sem nome de um rótulo, sem .local/.internal/.localhost), sem usuário/senha, ' +
+        'porta 443 ou acima de 1024, até 2.048 caracteres, sem espaços, caracteres de controle, controles de direção de texto ou UTF-16 malformado. ' +
+        'A URL do receptor de testes desta instância é sempre aceita.',
+      examples: ['https://hooks.fintech.example/consigna'],
+    }),
+    eventos: Type.Optional(
+      Type.Array(Type.String({ enum: [...PROPOSAL_EVENT_TYPES] }), {
+        description: 'Tipos `proposta.*` a assinar, sem repetição; vazia ou ausente = todos. `webhook.teste` não é aceito.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Delivery = Type.Object(
+  {
+    id: Uuid(),
+    eventoId: Uuid(),
+    tipo: Type.String(),
+    status: Type.String({ enum: [...DELIVERY_STATUSES] }),
+    tentativas: Type.Integer({ minimum: 0, maximum: 7 }),
+    proximaTentativaEm: Type.Optional(DateTime('Somente em PENDENTE.')),
+    ultimoHttpStatus: Type.Optional(Type.Integer()),
+    ultimoErro: Type.Optional(
+      Type.String({ description: 'Texto curto: tempo esgotado, conexão recusada, HTTP 500, endereço recusado…' }),
+    ),
+    ultimaLatenciaMs: Type.Optional(Type.Integer()),
+    ultimaTentativaEm: Type.Optional(DateTime()),
+    entregueEm: Type.Optional(DateTime()),
+    criadoEm: DateTime(),
+  },
+  { additionalProperties: false },
+);
+
+const noWebhook = ErrorBody(['nao_encontrado'], 'Nenhum webhook registrado para o canal.');
+
+/** PUT /v1/webhooks */
+export const registerWebhookSchema = {
+  tags: ['Webhooks'],
+  summary: 'Registrar ou atualizar o webhook',
+  description:
+    'Um webhook por canal. Criação: 201 com `segredo` (mostrado uma única vez). Atualização: 200, sem `segredo` (o segredo não muda).',
+  security: [{ bearerAuth: [] }],
+  body: RegisterBody,
+  response: {
+    201: withHeaders(Webhook(true), NO_STORE, 'Webhook criado; `segredo` aparece somente aqui.'),
+    200: withHeaders(Webhook(false), {}, 'Webhook atualizado (o segredo não é mostrado de novo).'),
+    400: ErrorBody(['url_invalida', 'eventos_invalidos', 'requisicao_invalida'], 'URL ou lista de eventos inválida.'),
+    ...bearerErrors(),
+  },
+};
+
+/** GET /v1/webhooks */
+export const getWebhookSchema = {
+  tags: ['Webhooks'],
+  summary: 'Consultar o webhook',
+  description: 'Nunca traz o segredo.',
+  security: [{ bearerAuth: [] }],
+  response: {
+    200: withHeaders(Webhook(false), {}, 'O webhook do canal (nunca o segredo).'),
+    404: noWebhook,
+    ...bearerErrors(),
+  },
+};
+
+/** DELETE /v1/webhooks */
+export const deleteWebhookSchema = {
+  tags: ['Webhooks'],
+  summary: 'Remover o webhook',
+  description: 'Remove o webhook e suas entregas pendentes (o histórico de entregues e falhas permanece). 204 sem corpo.',
+  security: [{ bearerAuth: [] }],
+  response: { 204: NoContent('Removido.'), 404: noWebhook, ...bearerErrors() },
+};
+
+/** POST /v1/webhooks/segredo */
+export const rotateSecretSchema = {
+  tags: ['Webhooks'],
+  summary: 'Rotacionar o segredo',
+  description:
+    'Gera um novo segredo (mostrado uma única vez). O anterior continua válido por 24 horas: nesse período as assinaturas trazem dois `v1`. ' +
+    'Rotacionar de novo dentro da janela mantém apenas o segredo anterior mais recente.',
+  security: [{ bearerAuth: [] }],
+  response: {
+    200: withHeaders(Webhook(true), NO_STORE, 'Novo segredo e validade do anterior.'),
+    404: noWebhook,
+    ...bearerErrors(),
+  },
+};
+
+/** POST /v1/webhooks/teste */
+export const sendTestEventSchema = {
+  tags: ['Webhooks'],
+  summary: 'Enviar evento de teste',
+  description:
+    'Envia agora um `webhook.teste` assinado (corpo: `id`, `tipo`, `ocorridoEm`, `ambiente`, `mensagem`), fora da fila e sem novas tentativas. ' +
+    '200 mesmo quando o endpoint do canal responde com erro.',
+  security: [{ bearerAuth: [] }],
+  response: {
+    200: Type.Object(
+      {
+        entregue: Type.Boolean(),
+        httpStatus: Type.Optional(Type.Integer()),
+        latenciaMs: Type.Integer(),
+        erro: Type.Optional(Type.String()),
+      },
+      {
+        additionalProperties: false,
+        description: 'Resultado da entrega do evento de teste.',
+        examples: [{ entregue: true, httpStatus: 200, latenciaMs: 87 }],
+      },
+    ),
+    404: noWebhook,
+    ...bearerErrors(),
+  },
+};
+
+/** GET /v1/webhooks/entregas */
+export const listDeliveriesSchema = {
+  tags: ['Webhooks'],
+  summary: 'Histórico de entregas',
+  description: 'Entregas mais recentes primeiro, com a última tentativa de cada uma.',
+  security: [{ bearerAuth: [] }],
+  querystring: Type.Object({
+    status: Type.Optional(Type.String({ enum: [...DELIVERY_STATUSES], description: 'Filtro: PENDENTE, FALHOU ou ENTREGUE.' })),
+    limite: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'De 1 a 100; padrão 20.' })),
+  }),
+  response: {
+    200: withHeaders(Type.Object({ entregas: Type.Array(Delivery) }, { additionalProperties: false }), {}, 'Entregas do canal.'),
+    400: ErrorBody(['status_invalido', 'limite_invalido'], 'Filtro de status ou limite inválido.'),
+    404: noWebhook,
+    ...bearerErrors(),
+  },
+};
+
+/** POST /v1/webhooks/entregas/:id/reenviar */
+export const resendDeliverySchema = {
+  tags: ['Webhooks'],
+  summary: 'Reenviar uma entrega',
+  description:
+    'Para entregas FALHOU ou ENTREGUE: zera as tentativas, envia na hora e responde 200 com a entrega após essa tentativa. ' +
+    'Entrega PENDENTE: 409 `entrega_pendente`.',
+  security: [{ bearerAuth: [] }],
+  params: Type.Object({ id: Uuid('Id da entrega.') }),
+  response: {
+    200: withHeaders(Delivery, {}, 'A entrega como ficou depois da nova tentativa.'),
+    404: ErrorBody(['nao_encontrado'], 'Entrega inexistente, de outro canal, id que não é uuid, ou nenhum webhook registrado.'),
+    409: ErrorBody(['entrega_pendente'], 'A entrega ainda está pendente.'),
+    ...bearerErrors(),
+  },
+};
