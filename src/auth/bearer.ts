@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { isIpAllowed } from '../channels/ip-allow-list.ts';
+import { isIpAllowed } from './ip-allow-list.ts';
 import { hashAccessToken } from './token.service.ts';
 import { tokenCacheFor, watchChannelChanges, type TokenCache } from './token-cache.ts';
 import { enforce, type RateLimiter } from '../http/rate-limit.ts';

@@ -1,5 +1,7 @@
 // Where the client credentials come from: the Basic header (recommended) or the
-// form body, never both (docs/rules.md §1).
+// form body, never both (docs/rules.md §1); and how a client secret is stored (only a
+// keyed hash).
+import type { Keys } from '../crypto/keys.ts';
 import { AppError } from '../errors.ts';
 import { isCleanText } from '../text/unicode.ts';
 
@@ -8,6 +10,8 @@ export interface Credentials {
   clientSecret: string;
   usedBasic: boolean;
 }
+
+export const hashClientSecret = (deps: { keys: Keys }, secret: string): Buffer => deps.keys.hash('client-secret', secret);
 
 const invalidRequest = (message: string) => new AppError(400, 'invalid_request', message, { oauth: true });
 

@@ -3,7 +3,8 @@
 import type { Context } from '../context.ts';
 import { isCleanText } from '../text/unicode.ts';
 import { newClientId, newClientSecret, uuidv7 } from '../crypto/random.ts';
-import { normalizeCidr } from './ip-allow-list.ts';
+import { normalizeCidr } from '../auth/ip-allow-list.ts';
+import { hashClientSecret } from '../auth/credentials.ts';
 import { announceChannelChange, forgetChannelLocally } from '../auth/token-cache.ts';
 import { revokeChannelTokens } from '../auth/token.repository.ts';
 import {
@@ -35,8 +36,6 @@ export interface IssuedCredentials {
 }
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock'>;
-
-export const hashClientSecret = (deps: Pick<Context, 'keys'>, secret: string): Buffer => deps.keys.hash('client-secret', secret);
 
 export async function createChannel(deps: Deps, input: { name: string; allowIps?: string[] }): Promise<IssuedCredentials> {
   const name = input.name.trim();

@@ -3,7 +3,7 @@ import type { Config } from '../config/config.ts';
 import { openContext } from '../server.ts';
 import { printCredentials } from './credentials-output.ts';
 import { createLogger } from '../observability/logger.ts';
-import { normalizeCidr } from '../channels/ip-allow-list.ts';
+import { normalizeCidr } from '../auth/ip-allow-list.ts';
 import {
   ChannelInputError,
   createChannel,

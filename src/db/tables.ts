@@ -8,7 +8,15 @@ type Timestamp = ColumnType<Date, Date, Date>;
 // domain: src/links/link-states.ts, src/proposals/states.ts, and the delivery engine
 // (src/webhooks/delivery/attempts.ts).
 export type LinkStatus = 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
-export type ProposalStatus = 'CRIADA' | 'AGUARDANDO_FORMALIZACAO' | 'FORMALIZADA' | 'APROVADA' | 'RECUSADA' | 'CANCELADA';
+export const PROPOSAL_STATUSES = [
+  'CRIADA',
+  'AGUARDANDO_FORMALIZACAO',
+  'FORMALIZADA',
+  'APROVADA',
+  'RECUSADA',
+  'CANCELADA',
+] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 export type DeliveryStatus = 'PENDENTE' | 'ENTREGUE' | 'FALHOU';
 
 export interface ChannelsTable {

@@ -2,11 +2,11 @@
 // in registration order, and the pieces they share.
 import { Type } from 'typebox';
 import { DateTime, ErrorBody, RETRY_AFTER_HEADER, Uuid, bearerErrors, withHeaders } from '../http/schemas.ts';
-import { ACTIVE, FINAL } from '../proposals/states.ts';
+import { PROPOSAL_STATUSES } from '../db/tables.ts';
 import { LINK_STATUSES } from './link-states.ts';
 
 const LINK_STATUS = [...LINK_STATUSES];
-const PROPOSTA_STATUS = [...ACTIVE, ...FINAL];
+const PROPOSTA_STATUS = [...PROPOSAL_STATUSES];
 
 const linkProperties = {
   id: Uuid(),

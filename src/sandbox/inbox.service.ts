@@ -6,7 +6,7 @@ import { newInboxToken, uuidv7 } from '../crypto/random.ts';
 import { signingSecrets, verifySignature } from '../webhooks/signature.ts';
 import { findWebhook } from '../webhooks/webhooks.service.ts';
 import type { InboxReceiver } from '../webhooks/delivery/deliverer.ts';
-import { hashInboxToken, isIssuedInboxToken } from './inbox-token.ts';
+import { hashInboxToken, isIssuedInboxToken } from '../webhooks/inbox-address.ts';
 import {
   deleteInboxEvents,
   findInboxByTokenHash,

@@ -3,7 +3,7 @@
 // (address-policy.ts, outbound.ts), because DNS can change after registration.
 import { isIP } from 'node:net';
 import { isLoopbackAddress } from './address-policy.ts';
-import { inboxTokenOf } from '../sandbox/inbox-token.ts';
+import { inboxTokenOf } from './inbox-address.ts';
 import { CLEAN_TEXT_RULE, isCleanText } from '../text/unicode.ts';
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };

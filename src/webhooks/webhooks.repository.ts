@@ -59,3 +59,9 @@ export function replaceSecret(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** The channel whose sandbox inbox has this token hash (to accept only a channel's own inbox URL). */
+export async function channelOfInbox(db: DB, tokenHash: Buffer): Promise<string | undefined> {
+  const row = await db.selectFrom('inboxes').select('channel_id').where('token_hash', '=', tokenHash).executeTakeFirst();
+  return row?.channel_id;
+}

@@ -6,9 +6,15 @@ import { addSeconds } from '../clock.ts';
 import { newWebhookSecret } from '../crypto/random.ts';
 import { PROPOSAL_EVENT_TYPES } from '../events/event-body.ts';
 import { validateWebhookUrl } from './url-policy.ts';
-import { deleteWebhookRow, findWebhookRow, replaceSecret, upsertWebhook, type WebhookRow } from './webhooks.repository.ts';
-import { hashInboxToken, inboxTokenOf } from '../sandbox/inbox-token.ts';
-import { findInboxByTokenHash } from '../sandbox/inbox.repository.ts';
+import {
+  channelOfInbox,
+  deleteWebhookRow,
+  findWebhookRow,
+  replaceSecret,
+  upsertWebhook,
+  type WebhookRow,
+} from './webhooks.repository.ts';
+import { hashInboxToken, inboxTokenOf } from './inbox-address.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
 export type { WebhookRow };
@@ -73,8 +79,7 @@ export async function registerWebhook(
   if (inboxToken !== undefined) {
     // A test-inbox URL is accepted only for the channel's own inbox: another
     // channel's would put this channel's events in that channel's inbox and viewer.
-    const inbox = await findInboxByTokenHash(deps.database.db, hashInboxToken(deps, inboxToken));
-    if (inbox?.channel_id !== channelId) {
+    if ((await channelOfInbox(deps.database.db, hashInboxToken(deps, inboxToken))) !== channelId) {
       throw badRequest(
         'url_invalida',
         'Esta URL de caixa de teste não é a deste canal: use a url devolvida por PUT /v1/sandbox/receptor.',

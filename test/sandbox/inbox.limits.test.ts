@@ -3,7 +3,7 @@
 // public token endpoints (429 limite_excedido with Retry-After).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, startTestService, type TestService } from '../helpers/service.ts';
-import { hashInboxToken } from '../../src/sandbox/inbox-token.ts';
+import { hashInboxToken } from '../../src/webhooks/inbox-address.ts';
 import { channelWithInbox, listEvents, postToInbox } from './support.ts';
 
 describe('the 50-event cap', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateWebhookUrl } from '../../src/webhooks/url-policy.ts';
-import { inboxTokenOf } from '../../src/sandbox/inbox-token.ts';
+import { inboxTokenOf } from '../../src/webhooks/inbox-address.ts';
 
 const BASE = 'http://localhost:3000';
 const strict = { allowInsecure: false, inboxBaseUrl: BASE };

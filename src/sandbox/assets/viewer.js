@@ -92,7 +92,9 @@
     );
     if (event.eventoId) meta.append(el('span', 'id', `ID ${event.eventoId}`));
     const body = bodyText(event);
-    const headers = Object.entries(event.headers).map(([k, v]) => `${k}: ${v}\n`).join('');
+    const headers = Object.entries(event.headers)
+      .map(([k, v]) => `${k}: ${v}\n`)
+      .join('');
     li.append(top, meta, details('Corpo', body.text === '' ? '(vazio)' : body.text, body.notice), details('Cabeçalhos', headers));
     return li;
   }
@@ -160,7 +162,8 @@
   async function send(url, init, done) {
     try {
       const response = await fetch(url, init);
-      if (response.status === 429) say(`Muitas requisições: aguarde ${response.headers.get('retry-after') || 'alguns'} segundos.`);
+      if (response.status === 429)
+        say(`Muitas requisições: aguarde ${response.headers.get('retry-after') || 'alguns'} segundos.`);
       else if (!response.ok) say('Não foi possível aplicar. Tente de novo.');
       else {
         await refresh();
@@ -176,7 +179,11 @@
     const status = select.value;
     void send(
       `${base}/modo`,
-      { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ responderStatus: Number(status) }) },
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ responderStatus: Number(status) }),
+      },
       `Agora respondendo com ${status}.`,
     ).finally(() => {
       // From here the page shows the status in force again (this one, or the old one if it failed).

@@ -4,7 +4,7 @@
 import type { Clock } from '../../clock.ts';
 import type { Outbound, OutboundResult } from '../outbound.ts';
 import { signatureHeader } from '../signature.ts';
-import { inboxTokenOf } from '../../sandbox/inbox-token.ts';
+import { inboxTokenOf } from '../inbox-address.ts';
 
 export interface OutgoingEvent {
   url: string;

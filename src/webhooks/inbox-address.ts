@@ -1,7 +1,7 @@
-// The sandbox inbox's address: the token in its URL, how that token is stored (only a
-// keyed hash), and how a webhook URL is recognised as one of our own inboxes. A leaf,
-// so that webhook registration and delivery can recognise an inbox without reaching
-// into the inbox service.
+// The sandbox inbox as a webhook target: the token in its URL, how that token is
+// stored (only a keyed hash), and how a webhook URL is recognised as one of our own
+// inboxes. Registration and delivery need this to treat an inbox URL specially; the
+// inbox itself (src/sandbox/) builds on it, never the other way round.
 import type { Keys } from '../crypto/keys.ts';
 
 export const INBOX_PATH = '/v1/sandbox/receptor/';
