@@ -32,6 +32,7 @@ import {
   badCount,
   insertProposals,
   paced,
+  simulatorEvents,
   percentiles,
   queueBacklog,
   resetBad,
@@ -205,18 +206,7 @@ async function measure(
 
     const api = createContext(deployment.apiUrl, 'postgres', channelB);
     const token = await api.accessToken();
-    /** One event of B through the simulator; resolves with the wall time of its answer. */
-    const simulate = async (link: string): Promise<number> => {
-      const answer = await api.http('POST', `/v1/links/${link}/proposta/simular`, {
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: '{"status":"FORMALIZADA"}',
-      });
-      const answeredAt = wallNow();
-      if (answer.status !== 200 || (answer.body as { alterado?: unknown }).alterado !== true) {
-        throw new BenchError(`simulator answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-      }
-      return answeredAt;
-    };
+    const simulate = simulatorEvents(api, token);
 
     // Warm-up, before A's backlog exists: JIT, pools, B's keep-alive connection.
     await resetReceiver(receiverB.url, secretB);

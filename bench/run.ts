@@ -5,7 +5,7 @@
 // connections busy: throughput) and then open loop at a fixed rate of half that
 // throughput (latency under load that the service can sustain). Prints one table
 // per database, then one per suite (bench/*.bench.ts exporting `suites`: webhook
-// delivery and noisy neighbour, PostgreSQL only), and saves the raw results in
+// delivery, noisy neighbour and the SDK's listen command, PostgreSQL only), and saves the raw results in
 // bench/results/<timestamp>.json. Speed is
 // reported, never asserted: the exit code is 0 unless something broke (a process
 // did not start, a request failed).
@@ -47,7 +47,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --only ID[,ID…]       run only these cases (ids or names, e.g. --only ping,token);
                         a suite's id runs all its parts (--only webhooks), a part's id
                         only that part (--only webhook-latency); --only noisy-neighbour:
-                        channel B's webhooks beside channel A's bad endpoint
+                        channel B's webhooks beside channel A's bad endpoint;
+                        --only listen-latency: webhooks through the SDK's listen command
   --duration SECONDS    measured seconds per run (default 10); each case has two runs,
                         closed loop then a fixed rate of 50% of its req/s
   --warmup SECONDS      unmeasured load before each measurement (default 2; 0 skips)

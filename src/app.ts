@@ -12,9 +12,11 @@ import { registerPingRoutes } from './channels/ping.routes.ts';
 import { registerLinkRoutes } from './links/links.routes.ts';
 import { registerSimulatorRoutes } from './proposals/simulator.routes.ts';
 import { registerJourneyRoutes } from './journey/journey.routes.ts';
+import { registerJourneySimulationRoutes } from './journey/simulation.routes.ts';
 import { journeyAssets } from './journey/views/assets.ts';
 import { registerWebhookRoutes } from './webhooks/webhooks.routes.ts';
 import { registerInboxRoutes } from './sandbox/inbox.routes.ts';
+import { registerInboxStreamRoutes } from './sandbox/inbox-stream.routes.ts';
 import { registerViewerRoutes } from './sandbox/viewer.routes.ts';
 import { viewerAssets } from './sandbox/views/assets.ts';
 import { docsAssets, registerDocsRoutes } from './docs/docs.routes.ts';
@@ -30,10 +32,12 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerPingRoutes(app, ctx);
   registerLinkRoutes(app, ctx);
   registerSimulatorRoutes(app, ctx);
+  registerJourneySimulationRoutes(app, ctx);
   registerJourneyRoutes(app, ctx, limiter);
   registerWebhookRoutes(app, ctx);
   if (ctx.config.ambiente === 'SANDBOX') {
     registerInboxRoutes(app, ctx, limiter);
+    registerInboxStreamRoutes(app, ctx, limiter);
     registerViewerRoutes(app, ctx, limiter);
   }
   registerDocsRoutes(app, ctx);

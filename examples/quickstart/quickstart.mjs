@@ -1,20 +1,22 @@
 #!/usr/bin/env node
-// Do zero a um evento assinado no receptor de testes, com o SDK (@consigna/sdk):
-// token, link de contratação, receptor de testes registrado como webhook, evento de
-// teste e a página onde ele aparece com a assinatura verificada.
+// Do zero a uma proposta aprovada, sem navegador, com o SDK (@consigna/sdk): token,
+// link de contratação, a jornada do cliente simulada até a proposta e a proposta
+// movida pelo simulador. Cada mudança gera um evento assinado para o webhook do canal:
+// com `npx @consigna/sdk listen --forward-to http://localhost:4000/webhooks` rodando, eles
+// chegam ao seu receptor (examples/receiver) e ele verifica cada um.
 //
-//   CONSIGNA_URL=http://localhost:3000 CLIENT_ID=cid_… CLIENT_SECRET=csk_… node examples/quickstart/quickstart.mjs
+//   CONSIGNA_URL=http://localhost:3000 CONSIGNA_CLIENT_ID=cid_… CONSIGNA_CLIENT_SECRET=csk_… node examples/quickstart/quickstart.mjs
 //
 // Opcional: CPF (padrão 12345678909; veja os cenários do sandbox em /docs).
-// Atenção: registra o receptor de testes como o webhook do canal (substitui a URL anterior).
 import { randomUUID } from 'node:crypto';
 import { Consigna, ConsignaConnectionError, ConsignaError } from '@consigna/sdk';
 
-const baseUrl = process.env.CONSIGNA_URL ?? 'http://localhost:3000';
-const { CLIENT_ID: clientId, CLIENT_SECRET: clientSecret } = process.env;
+const baseUrl = process.env.CONSIGNA_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+const clientId = process.env.CONSIGNA_CLIENT_ID ?? process.env.CLIENT_ID;
+const clientSecret = process.env.CONSIGNA_CLIENT_SECRET ?? process.env.CLIENT_SECRET;
 if (!clientId || !clientSecret) {
   console.error(
-    'Defina CLIENT_ID e CLIENT_SECRET (mostrados uma única vez no primeiro `npm start`, ou criados com `npx consigna channels create --name "Meu canal"`).',
+    'Defina CONSIGNA_CLIENT_ID e CONSIGNA_CLIENT_SECRET (mostrados uma única vez no primeiro `npm start`, ou criados com `npx consigna channels create --name "Meu canal"`).',
   );
   process.exit(2);
 }
@@ -23,9 +25,19 @@ const consigna = new Consigna({ baseUrl, clientId, clientSecret });
 
 async function main() {
   // 1. Token: pedido uma vez e reutilizado pelo SDK até perto de expirar.
-  await consigna.getAccessToken();
   const { canal } = await consigna.ping();
   console.log(`1. Token obtido para o canal "${canal.nome}" (${baseUrl}).`);
+
+  // Para onde vão os eventos.
+  const webhook = await consigna.getWebhook().catch((error) => {
+    if (error instanceof ConsignaError && error.code === 'nao_encontrado') return undefined;
+    throw error;
+  });
+  console.log(
+    webhook
+      ? `   Os eventos vão para o webhook do canal: ${webhook.url}`
+      : '   O canal não tem webhook: rode `npx @consigna/sdk listen --forward-to …` (ou PUT /v1/webhooks) para receber os eventos.',
+  );
 
   // 2. Link de contratação. A chave de idempotência é o id do "pedido": repetir não cria outro link.
   const pedido = `quickstart-${randomUUID()}`;
@@ -33,35 +45,21 @@ async function main() {
     { cpf: process.env.CPF ?? '12345678909', referenciaExterna: pedido },
     { idempotencyKey: pedido },
   );
-  console.log(`2. Link criado: ${link.id} (status ${link.status}, expira em ${link.expiraEm}).`);
-  console.log(`   URL para o cliente (envie só a ele): ${link.url}`);
+  console.log(`2. Link criado: ${link.id} (status ${link.status}).`);
 
-  // 3. Receptor de testes como webhook do canal.
-  const receptor = await consigna.ensureInbox();
-  const anterior = await consigna.getWebhook().catch((error) => {
-    if (error instanceof ConsignaError && error.code === 'nao_encontrado') return undefined;
-    throw error;
-  });
-  const webhook = await consigna.putWebhook({ url: receptor.url });
-  if (anterior && anterior.url !== receptor.url) console.log(`   (o webhook do canal apontava para ${anterior.url})`);
-  console.log(
-    webhook.segredo
-      ? '3. Receptor de testes registrado como webhook (segredo criado agora; o receptor já o conhece).'
-      : '3. Receptor de testes registrado como webhook.',
-  );
+  // 3. A jornada do cliente, sem navegador (somente sandbox): código, consulta, oferta, dados, proposta.
+  const jornada = await consigna.simulateJourney(link.id);
+  if (!jornada.proposta) {
+    console.log(`3. Jornada simulada: link ${jornada.status}, sem proposta (é um CPF de cenário?).`);
+    return;
+  }
+  console.log(`3. Jornada simulada: proposta nº ${jornada.proposta.numero} ${jornada.proposta.status}, link ${jornada.status}.`);
 
-  // 4. Evento de teste assinado, entregue na hora.
-  const teste = await consigna.sendTestEvent();
-  if (!teste.entregue)
-    throw new Error(`o receptor não confirmou o evento de teste: HTTP ${teste.httpStatus ?? '-'} ${teste.erro ?? ''}`);
-  const [evento] = (await consigna.listInboxEvents(receptor)).eventos;
-  const assinatura =
-    evento?.assinaturaValida === true ? 'assinatura válida' : `assinatura NÃO verificada (${evento?.motivo ?? 'inválida'})`;
-  console.log(`4. Evento de teste entregue em ${teste.latenciaMs} ms: ${evento?.tipo ?? '?'}, ${assinatura}.`);
-
-  // 5. Onde ver.
-  console.log(`5. Veja o evento no navegador: ${receptor.visualizacaoUrl}`);
-  if (evento?.assinaturaValida !== true) process.exitCode = 1;
+  // 4. O banco formaliza e aprova (simulador do sandbox).
+  for (const status of ['FORMALIZADA', 'APROVADA']) await consigna.simulateProposal(link.id, status);
+  const final = await consigna.getLink(link.id);
+  console.log(`4. Proposta ${final.proposta?.status}.`);
+  console.log('5. Eventos gerados: proposta.criada, proposta.aguardando_formalizacao, proposta.formalizada e proposta.aprovada.');
 }
 
 main().catch((error) => {

@@ -33,6 +33,7 @@ const NO_STORE = { 'Cache-Control': { type: 'string', enum: ['no-store'] } };
 export const issueTokenSchema = {
   tags: ['Autenticação'],
   summary: 'Obter token de acesso (client credentials)',
+  operationId: 'emitirToken',
   description:
     'Troca `client_id`/`client_secret` por um token Bearer válido por 3600 s. Credenciais no cabeçalho ' +
     '`Authorization: Basic base64(client_id:client_secret)` (recomendado) ou no corpo, nunca nos dois. ' +

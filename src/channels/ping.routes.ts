@@ -20,6 +20,7 @@ export function registerPingRoutes(app: App, ctx: Context): void {
       schema: {
         tags: ['Canal'],
         summary: 'Confirmar token e canal',
+        operationId: 'confirmarToken',
         description: 'Confirma que o token é válido e o canal está ativo; `dbTime` vem do banco de dados.',
         security: [{ bearerAuth: [] }],
         response: { 200: PingResponse, ...bearerErrors() },

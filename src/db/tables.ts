@@ -178,6 +178,7 @@ export interface InboxEventsTable {
   respondeu_status: number;
   headers: ColumnType<Record<string, string>, string, string>;
   corpo: string;
+  corpo_bruto: Uint8Array | null;
 }
 
 export interface RateLimitCountersTable {

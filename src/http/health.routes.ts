@@ -8,15 +8,27 @@ import { metricsFor } from '../observability/metrics.ts';
 const Status = Type.Object({ status: Type.String() }, { additionalProperties: false });
 
 export function registerHealthRoutes(app: App, ctx: Context): void {
-  app.get('/healthz', { schema: { tags: ['Operação'], summary: 'Processo vivo', response: { 200: Status } } }, async () => ({
-    status: 'ok',
-  }));
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['Operação'],
+        summary: 'Processo vivo',
+        operationId: 'verificarVida',
+        security: [],
+        response: { 200: Status },
+      },
+    },
+    async () => ({ status: 'ok' }),
+  );
   app.get(
     '/readyz',
     {
       schema: {
         tags: ['Operação'],
         summary: 'Pronto para tráfego (banco de dados respondendo)',
+        operationId: 'verificarProntidao',
+        security: [],
         response: {
           200: withHeaders(Status, {}, 'Pronto: o banco de dados responde.'),
           503: ErrorBody(['db_unavailable'], 'Banco de dados indisponível.'),

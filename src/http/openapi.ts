@@ -29,8 +29,18 @@ export async function registerOpenApi(app: App, ctx: Context): Promise<void> {
         title: 'Consigna API',
         version: '1.0.0',
         description: API_DESCRIPTION,
+        // package.json says UNLICENSED and the repository has no license file: the API is
+        // proprietary. OpenAPI 3.1 wants a url or an SPDX identifier beside the name; SPDX
+        // has no identifier for a proprietary license, so the url is this instance's /docs.
+        license: { name: 'Proprietária (todos os direitos reservados)', url: `${ctx.config.publicBaseUrl}/docs` },
       },
-      servers: [{ url: ctx.config.publicBaseUrl, description: ctx.config.ambiente === 'SANDBOX' ? 'Sandbox' : 'Produção' }],
+      // The instance itself: its PUBLIC_BASE_URL (docs/openapi.yaml is the local sandbox's).
+      servers: [
+        {
+          url: ctx.config.publicBaseUrl,
+          description: `${ctx.config.ambiente === 'SANDBOX' ? 'Sandbox' : 'Produção'}: esta instância da Consigna (PUBLIC_BASE_URL)`,
+        },
+      ],
       tags: [
         { name: 'Autenticação', description: 'Token de acesso (client credentials).' },
         { name: 'Canal', description: 'Identidade do canal.' },

@@ -14,6 +14,10 @@ export function findLinkByTokenHash(db: DB, tokenHash: Buffer): Promise<LinkRow 
   return db.selectFrom('links').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
+export function findLinkById(db: DB, id: string): Promise<LinkRow | undefined> {
+  return db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function findJourney(db: DB, linkId: string): Promise<JourneyRow | undefined> {
   return db.selectFrom('journeys').selectAll().where('link_id', '=', linkId).executeTakeFirst();
 }

@@ -11,6 +11,7 @@ import { validateCustomerData, type FieldErrors } from './customer-data.ts';
 import {
   advance,
   findJourney,
+  findLinkById,
   findLinkByTokenHash,
   openJourney,
   type JourneyRow,
@@ -49,9 +50,20 @@ export async function linkExists(deps: Deps, token: string): Promise<boolean> {
   return (await findLinkByTokenHash(deps.database.db, hashLinkToken(deps, token))) !== undefined;
 }
 
+/**
+ * Which journey a step acts on: the token of the link's URL (the hosted pages), or the
+ * link's id (the sandbox's journey simulation, which runs the same steps over the API).
+ */
+export type JourneyKey = string | { linkId: string };
+
+const findLink = (deps: Deps, key: JourneyKey): Promise<LinkRow | undefined> =>
+  typeof key === 'string'
+    ? findLinkByTokenHash(deps.database.db, hashLinkToken(deps, key))
+    : findLinkById(deps.database.db, key.linkId);
+
 /** What GET shows; the first open of a link moves it to ABERTO. */
-export async function loadPage(deps: Deps, token: string): Promise<Page> {
-  const link = await findLinkByTokenHash(deps.database.db, hashLinkToken(deps, token));
+export async function loadPage(deps: Deps, key: JourneyKey): Promise<Page> {
+  const link = await findLink(deps, key);
   if (!link) return { kind: 'invalido' };
   const status = effectiveStatus(link.status, link.expira_em, deps.clock.now());
   if (status === 'EXPIRADO') return { kind: 'expirado' };
@@ -69,14 +81,14 @@ export async function loadPage(deps: Deps, token: string): Promise<Page> {
 type Live = { link: LinkRow; journey: JourneyRow };
 
 /** Runs a step action only on a live link; anything else just goes back to GET. */
-async function onLiveJourney(deps: Deps, token: string, action: (live: Live) => Promise<ActionResult>): Promise<ActionResult> {
-  const page = await loadPage(deps, token);
+async function onLiveJourney(deps: Deps, key: JourneyKey, action: (live: Live) => Promise<ActionResult>): Promise<ActionResult> {
+  const page = await loadPage(deps, key);
   if (page.kind !== 'step') return DONE;
   return action({ link: page.link, journey: page.journey });
 }
 
-export const start = (deps: Deps, token: string) =>
-  onLiveJourney(deps, token, async ({ link }) => {
+export const start = (deps: Deps, key: JourneyKey) =>
+  onLiveJourney(deps, key, async ({ link }) => {
     await advance(deps.database.db, link.id, 'inicio', { step: 'celular', updated_at: deps.clock.now() });
     return DONE;
   });
@@ -86,8 +98,8 @@ export function suggestedCelular(deps: Deps, link: LinkRow): string | undefined 
   return link.celular_sealed ? deps.keys.open(link.celular_sealed) : undefined;
 }
 
-export const sendCode = (deps: Deps, token: string, input: { celular?: string }) =>
-  onLiveJourney(deps, token, async ({ link, journey }) => {
+export const sendCode = (deps: Deps, key: JourneyKey, input: { celular?: string }) =>
+  onLiveJourney(deps, key, async ({ link, journey }) => {
     if (journey.step !== 'celular' && journey.step !== 'codigo') return DONE;
     const typed = (input.celular ?? '').trim();
     const suggested = suggestedCelular(deps, link);
@@ -123,8 +135,8 @@ export const sendCode = (deps: Deps, token: string, input: { celular?: string })
     return DONE;
   });
 
-export const confirmCode = (deps: Deps, token: string, input: { codigo?: string }) =>
-  onLiveJourney(deps, token, async ({ link, journey }) => {
+export const confirmCode = (deps: Deps, key: JourneyKey, input: { codigo?: string }) =>
+  onLiveJourney(deps, key, async ({ link, journey }) => {
     if (journey.step !== 'codigo') return DONE;
     if (journey.code_attempts >= MAX_CODE_ATTEMPTS) {
       return invalid({ codigo: 'Você errou o código 5 vezes. Peça um novo código para continuar.' });
@@ -154,14 +166,14 @@ export const confirmCode = (deps: Deps, token: string, input: { codigo?: string 
   });
 
 /** Back to the phone step to receive a new code (after a wrong number or 5 wrong codes). */
-export const changePhone = (deps: Deps, token: string) =>
-  onLiveJourney(deps, token, async ({ link }) => {
+export const changePhone = (deps: Deps, key: JourneyKey) =>
+  onLiveJourney(deps, key, async ({ link }) => {
     await advance(deps.database.db, link.id, 'codigo', { step: 'celular', code_attempts: 0, updated_at: deps.clock.now() });
     return DONE;
   });
 
-export const consultOffers = (deps: Deps, token: string, input: { autorizo?: string }) =>
-  onLiveJourney(deps, token, async ({ link, journey }) => {
+export const consultOffers = (deps: Deps, key: JourneyKey, input: { autorizo?: string }) =>
+  onLiveJourney(deps, key, async ({ link, journey }) => {
     if (journey.step !== 'consulta') return DONE;
     if (!input.autorizo) return invalid({ autorizo: 'Para consultar as ofertas, marque a autorização.' });
     const cpf = deps.keys.open(link.cpf_sealed);
@@ -183,8 +195,8 @@ export const consultOffers = (deps: Deps, token: string, input: { autorizo?: str
 
 export const offersOf = (journey: JourneyRow): Offer[] => (journey.offers as Offer[] | null) ?? [];
 
-export const chooseOffer = (deps: Deps, token: string, input: { oferta?: string }) =>
-  onLiveJourney(deps, token, async ({ link, journey }) => {
+export const chooseOffer = (deps: Deps, key: JourneyKey, input: { oferta?: string }) =>
+  onLiveJourney(deps, key, async ({ link, journey }) => {
     if (journey.step !== 'ofertas') return DONE;
     const offer = offersOf(journey).find((o) => o.id === input.oferta);
     if (!offer) return invalid({ oferta: 'Escolha uma das ofertas.' });
@@ -196,8 +208,8 @@ export const chooseOffer = (deps: Deps, token: string, input: { oferta?: string 
     return DONE;
   });
 
-export const submitCustomerData = (deps: Deps, token: string, input: Record<string, string | undefined>) =>
-  onLiveJourney(deps, token, async ({ link, journey }) => {
+export const submitCustomerData = (deps: Deps, key: JourneyKey, input: Record<string, string | undefined>) =>
+  onLiveJourney(deps, key, async ({ link, journey }) => {
     if (journey.step !== 'dados') return DONE;
     const { data, errors } = validateCustomerData(input, deps.clock.now());
     if (!data) {
@@ -213,8 +225,8 @@ export const submitCustomerData = (deps: Deps, token: string, input: Record<stri
   });
 
 /** "Alterar": back from the data step to the offers, or from review to the data. */
-export const goBack = (deps: Deps, token: string) =>
-  onLiveJourney(deps, token, async ({ link, journey }) => {
+export const goBack = (deps: Deps, key: JourneyKey) =>
+  onLiveJourney(deps, key, async ({ link, journey }) => {
     const previous: Partial<Record<string, Step>> = { dados: 'ofertas', revisao: 'dados' };
     const to = previous[journey.step];
     if (to)
@@ -226,8 +238,8 @@ export const goBack = (deps: Deps, token: string) =>
     return DONE;
   });
 
-export const sendProposal = (deps: Deps, token: string) =>
-  onLiveJourney(deps, token, async (live) => {
+export const sendProposal = (deps: Deps, key: JourneyKey) =>
+  onLiveJourney(deps, key, async (live) => {
     await submitProposal(deps, live.link, live.journey);
     return DONE;
   });

@@ -59,7 +59,7 @@ const CreatedLink = Type.Object(
   },
 );
 
-const Link = Type.Object(
+export const Link = Type.Object(
   {
     ...linkProperties,
     abertoEm: Type.Optional(DateTime('Primeira abertura da URL pelo cliente.')),
@@ -116,6 +116,7 @@ const NO_STORE = { 'Cache-Control': { type: 'string', enum: ['no-store'] } };
 export const createLinkSchema = {
   tags: ['Links'],
   summary: 'Criar link de contratação',
+  operationId: 'criarLink',
   description:
     'Cria um link de contratação para o CPF do cliente. Envie a `url` somente ao cliente. ' +
     'No sandbox, o CPF escolhe o cenário (veja a documentação). CPF `00000000434`: banco indisponível (503).',
@@ -160,6 +161,7 @@ export const createLinkSchema = {
 export const getLinkSchema = {
   tags: ['Links'],
   summary: 'Consultar link e proposta',
+  operationId: 'consultarLink',
   description:
     'Estado do link e da proposta, a qualquer momento. Nunca traz `url`. Link de outro canal, id inexistente ou que não é uuid: 404.',
   security: [{ bearerAuth: [] }],

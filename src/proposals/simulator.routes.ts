@@ -32,6 +32,7 @@ export function registerSimulatorRoutes(app: App, ctx: Context): void {
       schema: {
         tags: ['Sandbox'],
         summary: 'Simular status da proposta (somente sandbox)',
+        operationId: 'simularProposta',
         description:
           'Aplica um status à proposta de um link do sandbox como se o banco o tivesse informado, e gera o evento correspondente ' +
           '(`proposta.formalizada`, `proposta.aprovada`, `proposta.recusada`, `proposta.cancelada`). O status nunca volta; ' +

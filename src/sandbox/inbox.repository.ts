@@ -1,7 +1,7 @@
 // The inbox's SQL: one inbox per channel, found by the hash of its token, and its
 // newest received events.
 import { sql, type Insertable, type Selectable } from 'kysely';
-import type { DB } from '../db/database.ts';
+import { notify, type DB } from '../db/database.ts';
 import type { InboxEventsTable, InboxesTable } from '../db/tables.ts';
 
 export type InboxRow = Selectable<InboxesTable>;
@@ -42,6 +42,30 @@ export async function deleteInboxEvents(db: DB, inboxId: string): Promise<void> 
   await db.deleteFrom('inbox_events').where('inbox_id', '=', inboxId).execute();
 }
 
+/** Told with the inbox id on every stored event, to the processes streaming that inbox. */
+export const INBOX_NOTIFY_CHANNEL = 'consigna_inbox';
+
+/** Oldest first: the events of an inbox stored after `afterId`. */
+export function inboxEventsAfter(db: DB, inboxId: string, afterId: number, limit: number): Promise<InboxEventRow[]> {
+  return db
+    .selectFrom('inbox_events')
+    .selectAll()
+    .where('inbox_id', '=', inboxId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function lastInboxEventId(db: DB, inboxId: string): Promise<number> {
+  const row = await db
+    .selectFrom('inbox_events')
+    .select((eb) => eb.fn.max('id').as('last'))
+    .where('inbox_id', '=', inboxId)
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
+}
+
 /** Stores one received event and keeps only the newest `keep` of its inbox. */
 export async function storeInboxEvent(
   db: DB,
@@ -57,5 +81,6 @@ export async function storeInboxEvent(
       where inbox_id = ${event.inbox_id}
         and id < (select min(id) from (select id from inbox_events where inbox_id = ${event.inbox_id} order by id desc limit ${keep}) newest)
     `.execute(tx);
+    await notify(tx, INBOX_NOTIFY_CHANNEL, event.inbox_id);
   });
 }

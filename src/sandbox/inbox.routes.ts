@@ -64,7 +64,8 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
   // gets its own raw parser, capped at 64 KB before anything is buffered.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
+    // Bytes, not text: listen forwards exactly what arrived.
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
     scope.post(
       '/v1/sandbox/receptor/:token',
       { bodyLimit: MAX_BODY_BYTES, schema: receiveEventSchema },
@@ -75,7 +76,7 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
           if (value !== undefined && !HEADERS_NOT_STORED.has(name))
             headers[name] = Array.isArray(value) ? value.join(', ') : value;
         }
-        const status = await receive(ctx, inbox, headers, typeof request.body === 'string' ? request.body : '');
+        const status = await receive(ctx, inbox, headers, Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
         // The configured status may be one the schema documents as an error (400,
         // 404…): send pre-serialized text so the error schema does not apply.
         reply.code(status as 200);

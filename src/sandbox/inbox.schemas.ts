@@ -59,6 +59,7 @@ const limited = ErrorBody(
 export const ensureInboxSchema = {
   tags: ['Sandbox'],
   summary: 'Criar (ou obter) o receptor de testes',
+  operationId: 'garantirReceptor',
   description:
     'Cria o receptor do canal ou devolve o existente (sempre a mesma URL). `responderStatus` opcional muda o status de resposta.',
   security: [{ bearerAuth: [] }],
@@ -77,6 +78,7 @@ export const ensureInboxSchema = {
 export const clearEventsSchema = {
   tags: ['Sandbox'],
   summary: 'Apagar os eventos recebidos',
+  operationId: 'apagarEventosReceptor',
   security: [{ bearerAuth: [] }],
   response: {
     204: NoContent('Eventos apagados.'),
@@ -89,6 +91,8 @@ export const clearEventsSchema = {
 export const setResponderStatusSchema = {
   tags: ['Sandbox'],
   summary: 'Mudar o status de resposta do receptor',
+  operationId: 'definirStatusReceptor',
+  security: [],
   description: 'Sem Bearer: protegido apenas pelo token do caminho. Use para provocar falhas e ver as novas tentativas.',
   params: TokenParams,
   body: Type.Object({ responderStatus: ResponderStatus }, { additionalProperties: false }),
@@ -108,6 +112,8 @@ export const setResponderStatusSchema = {
 export const listEventsSchema = {
   tags: ['Sandbox'],
   summary: 'Listar os eventos recebidos',
+  operationId: 'listarEventosReceptor',
+  security: [],
   description: 'Sem Bearer. Mais recentes primeiro, no máximo 50.',
   params: TokenParams,
   response: {
@@ -125,6 +131,8 @@ export const listEventsSchema = {
 export const clearEventsByTokenSchema = {
   tags: ['Sandbox'],
   summary: 'Apagar os eventos recebidos (pelo token)',
+  operationId: 'apagarEventosReceptorPorToken',
+  security: [],
   description: 'Sem Bearer: o que a página de visualização usa para limpar a lista.',
   params: TokenParams,
   response: { 204: NoContent('Eventos apagados.'), 404: notFound, 429: limited },
@@ -134,6 +142,8 @@ export const clearEventsByTokenSchema = {
 export const receiveEventSchema = {
   tags: ['Sandbox'],
   summary: 'Receber um evento (URL do webhook de testes)',
+  operationId: 'receberEvento',
+  security: [],
   description:
     'Sem Bearer. Guarda o pedido (hora, tipo, id do evento, tentativa, cabeçalhos, corpo), verifica `X-Service-Signature` com os segredos ' +
     'do webhook do canal (atual e anterior durante a rotação) e responde com o status configurado (padrão 200). Corpo até 64 KB (65.536 bytes).',

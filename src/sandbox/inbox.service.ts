@@ -15,6 +15,7 @@ import {
   newestInboxEvents,
   setInboxResponderStatus,
   storeInboxEvent,
+  type InboxEventRow,
   type InboxRow,
 } from './inbox.repository.ts';
 
@@ -106,20 +107,28 @@ export async function listReceived(deps: Deps, inbox: InboxRow): Promise<{ respo
   const rows = await newestInboxEvents(deps.database.db, inbox.id, MAX_EVENTS);
   return {
     responderStatus: inbox.responder_status,
-    eventos: rows.map((r) => ({
-      id: r.id,
-      recebidoEm: r.recebido_em.toISOString(),
-      ...(r.tipo !== null ? { tipo: r.tipo } : {}),
-      ...(r.evento_id !== null ? { eventoId: r.evento_id } : {}),
-      ...(r.tentativa !== null ? { tentativa: r.tentativa } : {}),
-      assinaturaValida: r.assinatura_valida,
-      ...(r.motivo !== null ? { motivo: r.motivo } : {}),
-      respondeuStatus: r.respondeu_status,
-      headers: r.headers,
-      ...bodyOf(r.corpo),
-    })),
+    eventos: rows.map(toReceivedEvent),
   };
 }
+
+export function toReceivedEvent(r: InboxEventRow): ReceivedEvent {
+  return {
+    id: r.id,
+    recebidoEm: r.recebido_em.toISOString(),
+    ...(r.tipo !== null ? { tipo: r.tipo } : {}),
+    ...(r.evento_id !== null ? { eventoId: r.evento_id } : {}),
+    ...(r.tentativa !== null ? { tentativa: r.tentativa } : {}),
+    assinaturaValida: r.assinatura_valida,
+    ...(r.motivo !== null ? { motivo: r.motivo } : {}),
+    respondeuStatus: r.respondeu_status,
+    headers: r.headers,
+    ...bodyOf(r.corpo),
+  };
+}
+
+/** The bytes that arrived (rows stored before they were kept: the text shown). */
+export const rawBodyOf = (r: InboxEventRow): Buffer =>
+  r.corpo_bruto ? Buffer.from(r.corpo_bruto) : Buffer.from(r.corpo, 'utf8');
 
 /** The stored text as JSON when it is JSON within the depth bound; as text otherwise. */
 function bodyOf(text: string): Pick<ReceivedEvent, 'corpo' | 'corpoAviso'> {
@@ -135,9 +144,16 @@ export async function clearReceived(deps: Deps, which: InboxRow | { channelId: s
   await deleteInboxEvents(deps.database.db, inbox.id);
 }
 
-/** Stores what arrived and returns the status to answer with. */
-export async function receive(deps: Deps, inbox: InboxRow, headers: Record<string, string>, body: string): Promise<number> {
+/** Stores what arrived (the bytes as received, or the text the engine sent in-process) and returns the status to answer with. */
+export async function receive(
+  deps: Deps,
+  inbox: InboxRow,
+  headers: Record<string, string>,
+  received: string | Buffer,
+): Promise<number> {
   const now = deps.clock.now();
+  const raw = typeof received === 'string' ? Buffer.from(received, 'utf8') : received;
+  const body = typeof received === 'string' ? received : received.toString('utf8');
   const check = await checkSignature(deps, inbox.channel_id, headers['x-service-signature'], body, now);
   await storeInboxEvent(
     deps.database.db,
@@ -153,6 +169,7 @@ export async function receive(deps: Deps, inbox: InboxRow, headers: Record<strin
       headers: JSON.stringify(headers),
       // PostgreSQL text cannot hold NUL; the visible replacement keeps the rest intact.
       corpo: body.replaceAll('\0', '\uFFFD'),
+      corpo_bruto: raw,
     },
     MAX_EVENTS,
   );

@@ -84,6 +84,7 @@ const noWebhook = ErrorBody(['nao_encontrado'], 'Nenhum webhook registrado para 
 export const registerWebhookSchema = {
   tags: ['Webhooks'],
   summary: 'Registrar ou atualizar o webhook',
+  operationId: 'registrarWebhook',
   description:
     'Um webhook por canal. Criação: 201 com `segredo` (mostrado uma única vez). Atualização: 200, sem `segredo` (o segredo não muda).',
   security: [{ bearerAuth: [] }],
@@ -100,6 +101,7 @@ export const registerWebhookSchema = {
 export const getWebhookSchema = {
   tags: ['Webhooks'],
   summary: 'Consultar o webhook',
+  operationId: 'consultarWebhook',
   description: 'Nunca traz o segredo.',
   security: [{ bearerAuth: [] }],
   response: {
@@ -113,6 +115,7 @@ export const getWebhookSchema = {
 export const deleteWebhookSchema = {
   tags: ['Webhooks'],
   summary: 'Remover o webhook',
+  operationId: 'removerWebhook',
   description: 'Remove o webhook e suas entregas pendentes (o histórico de entregues e falhas permanece). 204 sem corpo.',
   security: [{ bearerAuth: [] }],
   response: { 204: NoContent('Removido.'), 404: noWebhook, ...bearerErrors() },
@@ -122,6 +125,7 @@ export const deleteWebhookSchema = {
 export const rotateSecretSchema = {
   tags: ['Webhooks'],
   summary: 'Rotacionar o segredo',
+  operationId: 'rotacionarSegredo',
   description:
     'Gera um novo segredo (mostrado uma única vez). O anterior continua válido por 24 horas: nesse período as assinaturas trazem dois `v1`. ' +
     'Rotacionar de novo dentro da janela mantém apenas o segredo anterior mais recente.',
@@ -137,6 +141,7 @@ export const rotateSecretSchema = {
 export const sendTestEventSchema = {
   tags: ['Webhooks'],
   summary: 'Enviar evento de teste',
+  operationId: 'enviarEventoTeste',
   description:
     'Envia agora um `webhook.teste` assinado (corpo: `id`, `tipo`, `ocorridoEm`, `ambiente`, `mensagem`), fora da fila e sem novas tentativas. ' +
     '200 mesmo quando o endpoint do canal responde com erro.',
@@ -164,6 +169,7 @@ export const sendTestEventSchema = {
 export const listDeliveriesSchema = {
   tags: ['Webhooks'],
   summary: 'Histórico de entregas',
+  operationId: 'listarEntregas',
   description: 'Entregas mais recentes primeiro, com a última tentativa de cada uma.',
   security: [{ bearerAuth: [] }],
   querystring: Type.Object({
@@ -182,6 +188,7 @@ export const listDeliveriesSchema = {
 export const resendDeliverySchema = {
   tags: ['Webhooks'],
   summary: 'Reenviar uma entrega',
+  operationId: 'reenviarEntrega',
   description:
     'Para entregas FALHOU ou ENTREGUE: zera as tentativas, envia na hora e responde 200 com a entrega após essa tentativa. ' +
     'Entrega PENDENTE: 409 `entrega_pendente`.',

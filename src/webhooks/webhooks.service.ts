@@ -65,6 +65,29 @@ export function validateEventos(value: unknown): string[] {
   return value as string[];
 }
 
+/** Where a developer whose URL is on their own machine can turn (docs/rules.md §5). */
+export const LOCAL_RECEIVER_HINT =
+  'Para receber no seu computador, use `npx @consigna/sdk listen --forward-to http://localhost:PORTA/caminho` ' +
+  '(encaminha os eventos do receptor de testes) ou, num serviço local de desenvolvimento, CONSIGNA_ALLOW_INSECURE_WEBHOOKS=true.';
+
+/** http, loopback, a private or link-local address, or a name only a local network knows. */
+function looksLocal(raw: unknown): boolean {
+  if (typeof raw !== 'string' || !URL.canParse(raw)) return false;
+  const { protocol, hostname } = new URL(raw);
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return (
+    protocol === 'http:' ||
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    !host.includes('.') ||
+    /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.)/.test(host) ||
+    host === '::1' ||
+    (host.includes(':') && /^f[cd]/i.test(host)) ||
+    /^fe80:/i.test(host)
+  );
+}
+
 export async function registerWebhook(
   deps: Deps,
   channelId: string,
@@ -74,7 +97,10 @@ export async function registerWebhook(
     allowInsecure: deps.config.allowInsecureWebhooks,
     inboxBaseUrl: deps.config.publicBaseUrl,
   });
-  if (!check.ok) throw badRequest('url_invalida', check.message);
+  if (!check.ok) {
+    const hint = deps.config.ambiente === 'SANDBOX' && looksLocal(input.url) ? ` ${LOCAL_RECEIVER_HINT}` : '';
+    throw badRequest('url_invalida', check.message + hint);
+  }
   const inboxToken = inboxTokenOf(input.url as string, deps.config.publicBaseUrl);
   if (inboxToken !== undefined) {
     // A test-inbox URL is accepted only for the channel's own inbox: another

@@ -42,10 +42,16 @@ describe.skipIf(skipBrowserTests())('inbox viewer in Chromium', () => {
   const rows = (page: Page) => page.getByRole('list', { name: /Eventos recebidos/ }).locator('li.evento');
   const row = (page: Page, tipo: string) => rows(page).filter({ has: page.getByText(tipo, { exact: true }) });
 
-  /** Waits until the page's own script polled again (its status line changes). */
+  /**
+   * Makes the page's own script read the list again now (a tab coming back into view
+   * does; with the stream on, its own poll is slow) and waits until it did (the status
+   * line changes).
+   */
   async function nextRefresh(page: Page): Promise<void> {
     const status = page.locator('#atualizacao');
     const before = await status.textContent();
+    await page.waitForTimeout(1000); // the line shows seconds: a refresh in the same second would not change it
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
     await page.waitForFunction((text) => document.getElementById('atualizacao')?.textContent !== text, before, { timeout: 6000 });
   }
 
@@ -68,6 +74,8 @@ describe.skipIf(skipBrowserTests())('inbox viewer in Chromium', () => {
     });
     const navigationsBefore = navigations;
 
+    // Events are pushed (the inbox's stream), not polled for.
+    await page.getByText(/Atualiza sozinho assim que um evento chega/).waitFor();
     expect(await sendTest(setup)).toMatchObject({ entregue: true, httpStatus: 200 });
     await row(page, 'webhook.teste').waitFor();
     await expect(page.getByText(EMPTY).count()).resolves.toBe(0);

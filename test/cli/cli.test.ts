@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../helpers/service.ts';
-import { createTestDatabase, usingPostgres } from '../helpers/db.ts';
+import { createTestDatabase, describeOnPostgres } from '../helpers/db.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -161,7 +161,7 @@ describe('consigna CLI (embedded database)', () => {
   });
 });
 
-describe.runIf(usingPostgres())('consigna CLI (PostgreSQL)', () => {
+describeOnPostgres('consigna CLI (PostgreSQL)', () => {
   it('requires a master key and manages channels at any time', async () => {
     const database = await createTestDatabase();
     try {

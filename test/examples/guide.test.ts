@@ -10,7 +10,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import type { IssuedCredentials } from '../../src/channels/channels.service.ts';
-import { JourneyClient } from '../helpers/journey.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import { signatureVectors } from '../vectors/signatures.ts';
 
@@ -158,7 +157,7 @@ describe('the guide’s shell sessions against a real service', () => {
     expect(outcome.stdout.trim().split('\n').at(-1)).toMatch(/^assinatura válida \(evento webhook\.teste /);
   });
 
-  it('token, link, query, journey, simulator, inbox and its mode, as sections 1, 2, 3, 8 and 9 show them', async () => {
+  it('token, link, query, journey simulation, proposal simulator, inbox and its mode, as sections 1, 2, 3, 8 and 9 show them', async () => {
     const token = block(
       'sh',
       'TOKEN=$(curl -s -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials \\\n  {base_url}/v1/oauth/token | sed',
@@ -181,11 +180,16 @@ describe('the guide’s shell sessions against a real service', () => {
     const url = /"url":"([^"]+\/c\/[^"]+)"/.exec(first.stdout)![1]!;
     rememberSecret(url.slice(url.lastIndexOf('/') + 1));
 
-    // The simulator needs a proposal: the journey first, as the guide says.
-    const journey = new JourneyClient(service, url);
-    await journey.upToReview();
-    await journey.post('proposta');
-    const second = await bash(session([token, `LINK_ID=${linkId}`, simulate].join('\n')));
-    expect(second.stdout.trim()).toBe('{"status":"FORMALIZADA","alterado":true}');
+    // The simulator needs a proposal: the journey first, as the guide says (section 8, no browser).
+    const journey = block('sh', 'jornada/simular');
+    const second = await bash(session([token, `LINK_ID=${linkId}`, journey, simulate].join('\n')));
+    expect(second.stderr).toBe('');
+    const [journeyAnswer, simulated] = second.stdout.trim().split('\n');
+    expect(JSON.parse(journeyAnswer!)).toMatchObject({
+      id: linkId,
+      status: 'CONCLUIDO',
+      proposta: { status: 'AGUARDANDO_FORMALIZACAO' },
+    });
+    expect(simulated).toBe('{"status":"FORMALIZADA","alterado":true}');
   });
 });

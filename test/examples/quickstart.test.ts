@@ -1,7 +1,9 @@
-// examples/quickstart end to end, as the README has a newcomer run it: a real
-// `consigna serve --demo` process (embedded database in a fresh data folder, or
-// PostgreSQL when DATABASE_URL is set), the demo credentials it prints once, then the
-// quickstart script as a child process, and the viewer page it points to.
+// The README quickstart end to end, as a newcomer runs it: a real `consigna serve --demo`
+// process (embedded database in a fresh data folder, or PostgreSQL when DATABASE_URL is
+// set) and the demo credentials it prints once; then the three commands: `npx
+// @consigna/sdk listen` (which prints the webhook secret), the example receiver with that
+// secret, and the quickstart script (link → journey → simulator), until the receiver has
+// verified every event. No browser.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +18,7 @@ import { ensureSdkBuilt } from '../sdk/build.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const QUICKSTART = path.join(ROOT, 'examples/quickstart/quickstart.mjs');
+const RECEIVER = path.join(ROOT, 'examples/receiver/receiver.mjs');
 const systemNode20 = ['/usr/bin/node', '/usr/local/bin/node'].find((candidate) => {
   try {
     return /^v20\./.test(execFileSync(candidate, ['--version'], { encoding: 'utf8' }));
@@ -91,56 +94,139 @@ function runQuickstart(node: string, env: Record<string, string>): Promise<{ cod
   });
 }
 
-describe('examples/quickstart against consigna serve --demo', () => {
-  it('token, link, inbox as webhook, test event verified, viewer URL; and again on Node 20', async () => {
-    const env = { CONSIGNA_URL: baseUrl, CLIENT_ID: credentials.clientId, CLIENT_SECRET: credentials.clientSecret };
+/** A long-running command of the README, its output collected; killed after the file. */
+function start(command: string, args: string[], env: Record<string, string>) {
+  // Its own process group, as in a terminal: Ctrl-C (SIGINT to the group) reaches npx's child too.
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += String(chunk)));
+  child.stderr!.on('data', (chunk) => (output += String(chunk)));
+  return { child, output: () => output };
+}
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+  }
+});
+
+describe('the README quickstart against consigna serve --demo: listen, the example receiver, the quickstart script', () => {
+  it('reaches "my own code verified an event" with no browser: link → journey → simulator → four verified events', async () => {
+    const env = {
+      CONSIGNA_URL: baseUrl,
+      CONSIGNA_CLIENT_ID: credentials.clientId,
+      CONSIGNA_CLIENT_SECRET: credentials.clientSecret,
+    };
+    const receiverPort = await freePort();
+    // 1. npx @consigna/sdk listen --forward-to http://localhost:4000/webhooks
+    const listen = start('npx', ['@consigna/sdk', 'listen', '--forward-to', `http://127.0.0.1:${receiverPort}/webhooks`], env);
+    await waitFor(() => listen.output().includes('recebendo eventos'), { timeoutMs: 30_000, what: `listen: ${listen.output()}` });
+    const secret = /segredo do webhook[^:]*: (whsec_\S+)/.exec(listen.output())?.[1];
+    expect(secret, listen.output()).toBeDefined();
+    rememberSecret(secret);
+
+    // 2. CONSIGNA_WEBHOOK_SECRET=whsec_… node examples/receiver/receiver.mjs
+    const receiver = start(process.execPath, [RECEIVER], { CONSIGNA_WEBHOOK_SECRET: secret!, PORTA: String(receiverPort) });
+    await waitFor(() => receiver.output().includes('receptor ouvindo'), {
+      timeoutMs: 20_000,
+      what: `receiver: ${receiver.output()}`,
+    });
+
+    // 3. node examples/quickstart/quickstart.mjs
     const first = await runQuickstart(process.execPath, env);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('1. Token obtido para o canal "Canal de demonstração"');
-    const linkUrl = /URL para o cliente \(envie só a ele\): (\S+)/.exec(first.stdout)?.[1];
-    expect(linkUrl).toMatch(new RegExp(`^${baseUrl}/`));
-    rememberSecret(linkUrl!.slice(linkUrl!.lastIndexOf('/') + 1));
-    expect(first.stdout).toContain('segredo criado agora');
-    expect(first.stdout).toMatch(/4\. Evento de teste entregue em \d+ ms: webhook\.teste, assinatura válida\./);
-    const viewer = /Veja o evento no navegador: (\S+)/.exec(first.stdout)?.[1];
-    expect(viewer).toMatch(new RegExp(`^${baseUrl}/sandbox/receptor/sbx_`));
+    expect(first.stdout).toMatch(/Os eventos vão para o webhook do canal: .*\/v1\/sandbox\/receptor\/sbx_/);
+    const linkId = /2\. Link criado: ([0-9a-f-]{36})/.exec(first.stdout)?.[1];
+    expect(first.stdout).toMatch(/3\. Jornada simulada: proposta nº \d+ AGUARDANDO_FORMALIZACAO, link CONCLUIDO\./);
+    expect(first.stdout).toContain('4. Proposta APROVADA.');
 
-    // The page the newcomer opens shows the event with its signature verified.
-    const page = await fetch(viewer!);
-    expect(page.status).toBe(200);
-    const html = await page.text();
-    expect(html).toContain('webhook.teste');
-    expect(html).toContain('Assinatura válida');
+    // The developer's own receiver verified every event of the link, in order.
+    const verified = () =>
+      receiver
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('✓') && line.includes(linkId!));
+    await waitFor(() => verified().length === 4, { timeoutMs: 20_000, what: `four verified events: ${receiver.output()}` });
+    expect(verified().map((line) => /✓ (\S+)/.exec(line)?.[1])).toEqual([
+      'proposta.criada',
+      'proposta.aguardando_formalizacao',
+      'proposta.formalizada',
+      'proposta.aprovada',
+    ]);
+    expect(listen.output()).toMatch(/proposta\.aprovada {2}tentativa 1 {2}→ 200 {2}\d+ ms/);
 
-    // The link exists for the channel (the customer's URL opens the hosted journey).
-    expect((await fetch(linkUrl!)).status).toBe(200);
+    // A delivery that does not verify is refused, and said so.
+    const forged = await fetch(`http://127.0.0.1:${receiverPort}/webhooks`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-service-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+      },
+      body: '{"id":"x","tipo":"proposta.criada"}',
+    });
+    expect(forged.status).toBe(401);
+    await waitFor(() => receiver.output().includes('✗ entrega recusada com 401'), { what: 'the refusal line' });
 
-    // Run again (system Node 20 when there is one): webhook updated, not re-created; still verified.
+    // Again on the system Node 20 when there is one (the SDK supports it).
     const second = await runQuickstart(systemNode20 ?? process.execPath, env);
     expect([second.code, second.stderr]).toEqual([0, '']);
-    expect(second.stdout).toContain('3. Receptor de testes registrado como webhook.');
-    expect(second.stdout).toContain('assinatura válida');
-    expect(/Veja o evento no navegador: (\S+)/.exec(second.stdout)?.[1]).toBe(viewer);
-  });
+    const secondLink = /2\. Link criado: ([0-9a-f-]{36})/.exec(second.stdout)?.[1];
+    await waitFor(
+      () =>
+        receiver
+          .output()
+          .split('\n')
+          .filter((l) => l.startsWith('✓') && l.includes(secondLink!)).length === 4,
+      {
+        timeoutMs: 20_000,
+        what: 'the second run’s events',
+      },
+    );
+
+    // Ctrl-C: npx goes with the signal; the command itself (same group) says goodbye and exits.
+    const closed = new Promise((resolve) => listen.child.once('close', resolve));
+    process.kill(-listen.child.pid!, 'SIGINT');
+    await closed;
+    expect(listen.output()).toContain('encerrado');
+  }, 120_000);
 
   it('says what is missing, and what went wrong, in pt-BR', async () => {
     const missing = await runQuickstart(process.execPath, { CONSIGNA_URL: baseUrl });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('Defina CLIENT_ID e CLIENT_SECRET');
+    expect(missing.stderr).toContain('Defina CONSIGNA_CLIENT_ID e CONSIGNA_CLIENT_SECRET');
     const wrong = await runQuickstart(process.execPath, {
       CONSIGNA_URL: baseUrl,
-      CLIENT_ID: credentials.clientId,
-      CLIENT_SECRET: 'csk_errado',
+      CONSIGNA_CLIENT_ID: credentials.clientId,
+      CONSIGNA_CLIENT_SECRET: 'csk_errado',
     });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/^Erro 401 invalid_client: .+ \(requestId [0-9a-f-]{36}\)/);
     const down = await runQuickstart(process.execPath, {
       CONSIGNA_URL: `http://127.0.0.1:${await freePort()}`,
-      CLIENT_ID: 'cid_x',
-      CLIENT_SECRET: 'csk_x',
+      CONSIGNA_CLIENT_ID: 'cid_x',
+      CONSIGNA_CLIENT_SECRET: 'csk_x',
     });
     expect(down.code).toBe(1);
     expect(down.stderr).toContain('O serviço está rodando (npm start)?');
+    const noSecret = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [RECEIVER], { env: { PATH: process.env.PATH } });
+      let stderr = '';
+      child.stderr.on('data', (c) => (stderr += String(c)));
+      child.on('exit', (code) => resolve({ code, stderr }));
+    });
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toContain('CONSIGNA_WEBHOOK_SECRET');
   });
 });

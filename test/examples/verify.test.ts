@@ -1,13 +1,18 @@
-// The three signature verifiers of examples/verify (Node, Python standard library,
-// bash + openssl), run as a channel would run them, as child processes: against the
-// shared vectors, against each way a delivery can be wrong, and against deliveries
-// captured from a real service (test event and a proposal event, before and during
-// a secret rotation).
+// The six signature verifiers of examples/verify (Node, Python standard library,
+// bash + openssl, Java, PHP and Go standard libraries), run as a channel would run them,
+// as child processes: against the shared vectors, against each way a delivery can be
+// wrong, and against deliveries captured from a real service (test event and a proposal
+// event, before and during a secret rotation).
+//
+// Java, PHP and Go need their toolchains. In CI (process.env.CI, set by .ci/run, which
+// installs them) a missing one fails the file; elsewhere its language is left out with a
+// warning that says what to install.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Consigna } from '../../packages/sdk/src/index.ts';
 import { signatureHeader } from '../../src/webhooks/signature.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -18,16 +23,74 @@ import { waitFor } from '../helpers/wait.ts';
 import { malformedHeaders, signatureVectors } from '../vectors/signatures.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+const EXAMPLES = path.join(ROOT, 'examples/verify');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'consigna-verify-'));
+const BUILD = path.join(dir, 'build');
+
+// Each is a command line without its arguments. `java Verify.java` and `go run verify.go`
+// compile on every run (seconds each), so the Java and Go examples are compiled once in
+// beforeAll and their documented command lines are run once on their own, at the end.
 const VERIFIERS = {
-  node: [process.execPath, path.join(ROOT, 'examples/verify/node/verify.mjs')],
-  python: ['python3', path.join(ROOT, 'examples/verify/python/verify.py')],
-  shell: ['bash', path.join(ROOT, 'examples/verify/shell/verify.sh')],
+  node: [process.execPath, path.join(EXAMPLES, 'node/verify.mjs')],
+  python: ['python3', path.join(EXAMPLES, 'python/verify.py')],
+  shell: ['bash', path.join(EXAMPLES, 'shell/verify.sh')],
+  java: ['java', '-cp', BUILD, 'Verify'],
+  php: ['php', path.join(EXAMPLES, 'php/verify.php')],
+  go: [path.join(BUILD, 'verify-go')],
 } as const;
 type Language = keyof typeof VERIFIERS;
-const LANGUAGES = Object.keys(VERIFIERS) as Language[];
+
+/** What the Java, PHP and Go examples need; .ci/run installs these Debian packages. */
+const TOOLCHAINS = {
+  java: { commands: ['java', 'javac'], needs: 'a JDK 11 or newer, java and javac (apt-get install default-jdk-headless)' },
+  php: { commands: ['php'], needs: 'php 8 or newer (apt-get install php-cli)' },
+  go: { commands: ['go'], needs: 'go 1.18 or newer (apt-get install golang-go)' },
+} as const;
+type Toolchain = keyof typeof TOOLCHAINS;
+
+const onPath = (command: string) =>
+  (process.env.PATH ?? '').split(path.delimiter).some((directory) => {
+    try {
+      fs.accessSync(path.join(directory || '.', command), fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+const toolchainsRequired = Boolean(process.env.CI);
+const missing = (Object.keys(TOOLCHAINS) as Toolchain[]).filter((l) => !TOOLCHAINS[l].commands.every(onPath));
+const needs = (language: Toolchain) => `the ${language} example needs ${TOOLCHAINS[language].needs}`;
+if (!toolchainsRequired) {
+  for (const language of missing)
+    console.warn(`[verify examples: ${language} skipped] ${needs(language)}. Set CI=1 to make this a failure.`);
+}
+const LANGUAGES = (Object.keys(VERIFIERS) as Language[]).filter(
+  (language) => toolchainsRequired || !(missing as Language[]).includes(language),
+);
+const runs = (language: Toolchain) => LANGUAGES.includes(language);
+
+const run = promisify(execFile);
+
+beforeAll(async () => {
+  if (toolchainsRequired && missing.length > 0) {
+    throw new Error(`CI is set, so every verifier example must run, but ${missing.map(needs).join('; ')}.`);
+  }
+  fs.mkdirSync(BUILD);
+  await Promise.all([
+    // --release 11: the example must keep compiling on the oldest Java it promises (and its
+    // pt-BR comments are UTF-8 whatever the locale).
+    runs('java') && run('javac', ['--release', '11', '-encoding', 'UTF-8', '-d', BUILD, path.join(EXAMPLES, 'java/Verify.java')]),
+    // Built as the module of examples/verify/go (go.mod pins the language version); never
+    // downloads a newer toolchain.
+    runs('go') &&
+      run('go', ['build', '-o', VERIFIERS.go[0], '.'], {
+        cwd: path.join(EXAMPLES, 'go'),
+        env: { ...process.env, GOTOOLCHAIN: 'local' },
+      }),
+  ]);
+}, 180_000);
 
 const vectors = signatureVectors;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'consigna-verify-'));
 let files = 0;
 
 /** Writes the body byte for byte, as the receiver got it. */
@@ -43,26 +106,42 @@ interface Outcome {
   stderr: string;
 }
 
+/** Runs a command line to its end; `stdin` is written to its standard input. */
+function runCommand(
+  commandLine: readonly string[],
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; stdin?: string } = {},
+): Promise<Outcome> {
+  const [command, ...prefix] = commandLine;
+  return new Promise((resolve) => {
+    const child = execFile(
+      command!,
+      [...prefix, ...args],
+      { env: { ...process.env, ...options.env }, cwd: options.cwd },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+    // A verifier that exits without reading its input (usage error) closes the pipe first.
+    child.stdin!.on('error', () => {});
+    child.stdin!.end(options.stdin);
+  });
+}
+
 function verify(
   language: Language,
   file: string,
   header: string,
   secrets: string[],
   env: Record<string, string> = {},
+  stdin?: string,
 ): Promise<Outcome> {
-  const [command, script] = VERIFIERS[language];
-  return new Promise((resolve) => {
-    execFile(command, [script, file, header, ...secrets], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return runCommand(VERIFIERS[language], [file, header, ...secrets], { env, stdin });
 }
 
 /** Every verifier on the same input: [language, exit code, reason] for each. */
-async function allVerifiers(file: string, header: string, secrets: string[], env: Record<string, string> = {}) {
+async function allVerifiers(file: string, header: string, secrets: string[], env: Record<string, string> = {}, stdin?: string) {
   return Promise.all(
     LANGUAGES.map(async (language) => {
-      const outcome = await verify(language, file, header, secrets, env);
+      const outcome = await verify(language, file, header, secrets, env, stdin);
       return [language, outcome.code, /assinatura inválida: (\w+)/.exec(outcome.stderr)?.[1] ?? outcome.stderr.trim()] as const;
     }),
   );
@@ -89,11 +168,13 @@ describe('the examples agree with the shared vectors', () => {
     const file = bodyFile(vector.body);
     for (const language of LANGUAGES) {
       const outcome = await verify(language, file, vector.header, vector.secrets, { AGORA: String(vector.timestamp) });
-      expect(outcome.stdout).toMatch(/^assinatura válida/);
+      // The shell example does not read JSON; the others name the event.
+      expect(outcome.stdout).toBe(
+        language === 'shell'
+          ? 'assinatura válida\n'
+          : 'assinatura válida (evento proposta.criada 01890f4e-7a2b-7c3d-8e4f-5a6b7c8d9e0f)\n',
+      );
     }
-    expect((await verify('node', file, vector.header, vector.secrets, { AGORA: String(vector.timestamp) })).stdout).toContain(
-      'proposta.criada 01890f4e-7a2b-7c3d-8e4f-5a6b7c8d9e0f',
-    );
   });
 });
 
@@ -213,13 +294,38 @@ describe('deliveries from a real service', () => {
     expect(await allVerifiers(failureFile, header(failure), [second!])).toEqual(expectAll(0));
     expect(await allVerifiers(failureFile, header(failure), [first!])).toEqual(expectAll(0));
     // Read from standard input too ("-").
-    const [command, script] = VERIFIERS.python;
-    const piped = await new Promise<number>((resolve) => {
-      const child = execFile(command, [script, '-', header(failure), second!], (error) =>
-        resolve(error ? Number(error.code) : 0),
-      );
-      child.stdin!.end(failure.body);
-    });
-    expect(piped).toBe(0);
+    expect(await allVerifiers('-', header(failure), [second!], {}, failure.body)).toEqual(expectAll(0));
+  });
+});
+
+describe('the documented command lines of the compiled examples', () => {
+  // examples/README.md runs them from the repository root, compiling from source.
+  const vector = vectors[0]!;
+  const env = { AGORA: String(vector.timestamp), GOTOOLCHAIN: 'local' };
+  const args = () => [bodyFile(vector.body), vector.header, ...vector.secrets];
+  const verified = 'assinatura válida (evento proposta.criada 01890f4e-7a2b-7c3d-8e4f-5a6b7c8d9e0f)\n';
+
+  it.skipIf(!runs('java'))('java examples/verify/java/Verify.java', async () => {
+    const java = ['java', 'examples/verify/java/Verify.java'];
+    const [valid, usage] = await Promise.all([
+      runCommand(java, args(), { cwd: ROOT, env }),
+      runCommand(java, args().slice(0, 2), { cwd: ROOT, env }),
+    ]);
+    expect(valid).toMatchObject({ code: 0, stdout: verified });
+    expect(usage).toMatchObject({ code: 2 });
+  });
+
+  it.skipIf(!runs('go'))('go run examples/verify/go/verify.go', async () => {
+    const goRun = ['go', 'run', 'examples/verify/go/verify.go'];
+    const [valid, usage] = await Promise.all([
+      runCommand(goRun, args(), { cwd: ROOT, env }),
+      runCommand(goRun, args().slice(0, 2), { cwd: ROOT, env }),
+    ]);
+    expect(valid).toMatchObject({ code: 0, stdout: verified });
+    // `go run` exits 1 whatever the program's non-zero status (golang/go#13440) and says
+    // which it was; the README says to `go build` for the 2 of a usage error.
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toContain('uso: go run verify.go CORPO');
+    expect(usage.stderr).toContain('exit status 2');
   });
 });

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.ts';
-import { usingPostgres } from '../helpers/db.ts';
+import { describeOnPostgres } from '../helpers/db.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 // Runs in the PostgreSQL pass of the suite (DATABASE_URL set), on a private server
 // that the test stops and starts; the embedded database cannot be "stopped".
-describe.runIf(usingPostgres())('database unavailable (PostgreSQL)', () => {
+describeOnPostgres('database unavailable (PostgreSQL)', () => {
   let pgServer: PrivatePostgres;
   let service: TestService;
 

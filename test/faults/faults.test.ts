@@ -1,9 +1,9 @@
 // Crash and fault tests on PostgreSQL with real processes (issue 7): a serve process
 // killed mid-burst, the database stopped under load, and two apis plus two workers
 // on one database. In each, every event must reach the receiver at least once.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, describeOnPostgres, type TestDatabase } from '../helpers/db.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { startConsigna, killAll } from '../helpers/processes.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.ts';
@@ -87,7 +87,7 @@ function deliveryReport(receiver: Receiver, expected: string[]) {
   };
 }
 
-describe.runIf(usingPostgres())('crash and fault tests (PostgreSQL, real processes)', () => {
+describeOnPostgres('crash and fault tests (PostgreSQL, real processes)', () => {
   const cleanups: Array<() => Promise<unknown>> = [];
   afterEach(async () => {
     await killAll();

@@ -1,8 +1,8 @@
 // Graceful shutdown of a real `serve` process (issue 7): SIGTERM lets in-flight
 // HTTP requests and delivery attempts finish, records them, and exits in bounded time.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { startTestService } from '../helpers/service.ts';
-import { createTestDatabase, usingPostgres } from '../helpers/db.ts';
+import { createTestDatabase, describeOnPostgres } from '../helpers/db.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { startConsigna, killAll } from '../helpers/processes.ts';
 import { createLinkVia } from '../helpers/links.ts';
@@ -12,7 +12,7 @@ import { waitFor, sleep } from '../helpers/wait.ts';
 
 const MASTER_KEY = 'cd'.repeat(32);
 
-describe.runIf(usingPostgres())('graceful shutdown (PostgreSQL, real process)', () => {
+describeOnPostgres('graceful shutdown (PostgreSQL, real process)', () => {
   afterAll(() => killAll());
 
   it('SIGTERM finishes the in-flight delivery and request, records them, then exits 0', async () => {

@@ -196,6 +196,10 @@ describe('hostile input from the OpenAPI document', () => {
     expect(operations.length).toBeGreaterThanOrEqual(17);
     let checked = 0;
     for (const { path, method, op } of operations) {
+      // An event stream never ends by itself: its answer is read up to the first message.
+      const streaming = Boolean(
+        (op.responses['200'] as { content?: Record<string, unknown> } | undefined)?.content?.['text/event-stream'],
+      );
       const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path');
       const queryParams = (op.parameters ?? []).filter((p) => p.in === 'query');
       const known = (name: string) => (name === 'token' ? ids.token! : path.includes('entregas') ? ids.delivery! : ids.link!);
@@ -227,20 +231,23 @@ describe('hostile input from the OpenAPI document', () => {
             url: qs ? `${url}?${qs}` : url,
             headers,
             payload: body.payload,
+            ...(streaming ? { payloadAsStream: true } : {}),
           });
+          const text = streaming ? await firstMessageOrAll(response) : response.body;
+          const json = () => JSON.parse(text);
           // The test inbox answers with whatever status it was set to (an earlier
           // fuzzed request may have set 500): that is its documented behaviour.
-          const configuredAnswer =
-            path === '/v1/sandbox/receptor/{token}' && (response.body === '{"recebido":true}' || response.body === '');
+          const configuredAnswer = path === '/v1/sandbox/receptor/{token}' && (text === '{"recebido":true}' || text === '');
           const status = configuredAnswer ? 200 : response.statusCode;
-          const label = `${method.toUpperCase()} ${url}?${qs} → ${status} ${response.body.slice(0, 300)}`;
-          expect(status < 500 || (status === 503 && response.json().code === 'banco_indisponivel'), label).toBe(true);
+          const label = `${method.toUpperCase()} ${url}?${qs} → ${status} ${text.slice(0, 300)}`;
+          expect(status < 500 || (status === 503 && json().code === 'banco_indisponivel'), label).toBe(true);
           expect(response.headers['x-request-id'], label).toBeTruthy();
-          expect(response.rawPayload.length, `response too large: ${label}`).toBeLessThan(MAX_RESPONSE_BYTES);
+          expect(Buffer.byteLength(text), `response too large: ${label}`).toBeLessThan(MAX_RESPONSE_BYTES);
+          if (streaming && status === 200) expect(text, label).toMatch(/^retry: \d+\nid: \d+\nevent: pronto\n/);
           if (status >= 400) {
             const documented = op.responses[String(status)] ?? (status === 404 ? { content: undefined } : undefined);
             expect(documented, `undocumented status: ${label}`).toBeDefined();
-            const body = response.json();
+            const body = json();
             const shape =
               path === '/v1/oauth/token' ? ['error', 'error_description', 'requestId'] : ['code', 'message', 'requestId'];
             expect(Object.keys(body).sort(), label).toEqual([...shape].sort());
@@ -258,3 +265,17 @@ describe('hostile input from the OpenAPI document', () => {
     expect(checked).toBe(RUNS * operations.length);
   }, 600_000);
 });
+
+/** A streamed answer: up to its first message when it is an event stream (then let go), whole otherwise. */
+async function firstMessageOrAll(response: { statusCode: number; stream(): NodeJS.ReadableStream }): Promise<string> {
+  const stream = response.stream() as NodeJS.ReadableStream & { destroy(): void };
+  let text = '';
+  for await (const chunk of stream) {
+    text += String(chunk);
+    if (response.statusCode === 200 && text.includes('\n\n')) {
+      stream.destroy();
+      break;
+    }
+  }
+  return text;
+}

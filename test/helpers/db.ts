@@ -1,3 +1,4 @@
+import { describe } from 'vitest';
 // Each test file gets its own database: a fresh PostgreSQL database when
 // DATABASE_URL is set (CI runs the suite both ways), otherwise an in-memory PGlite.
 import { randomBytes } from 'node:crypto';
@@ -34,4 +35,18 @@ async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>):
   } finally {
     await client.end();
   }
+}
+
+/**
+ * `describe` for tests that need a PostgreSQL server (real processes sharing one
+ * database, a server that goes away…). On the embedded database they are skipped with
+ * one visible line saying what they need.
+ */
+export function describeOnPostgres(title: string, body: () => void): void {
+  if (usingPostgres()) {
+    describe(title, body);
+    return;
+  }
+  console.info(`[skipped: needs PostgreSQL] ${title}: run with DATABASE_URL=postgres://… to include it (CI does).`);
+  describe.skip(title, body);
 }

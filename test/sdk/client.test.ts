@@ -13,7 +13,6 @@ import {
 } from '../../packages/sdk/src/index.ts';
 import { ManualClock, freePort, startTestService, type TestService } from '../helpers/service.ts';
 import type { IssuedCredentials } from '../../src/channels/channels.service.ts';
-import { JourneyClient } from '../helpers/journey.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { bankWithShortOutage, countLinks, recordingFetch, startProxy, type Proxy } from './support.ts';
@@ -159,9 +158,12 @@ describe('every endpoint through its typed method', () => {
     });
     expect(link.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     rememberSecret(link.url.slice(link.url.lastIndexOf('/') + 1));
-    const journey = new JourneyClient(service, link.url);
-    await journey.upToReview();
-    expect((await journey.post('proposta')).status).toBe(303);
+    // The customer's journey, without a browser.
+    const simulated = await consigna.simulateJourney(link.id);
+    expect(simulated).toMatchObject({ id: link.id, status: 'CONCLUIDO', proposta: { status: 'AGUARDANDO_FORMALIZACAO' } });
+    const again = await consigna.simulateJourney(link.id).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ConsignaError);
+    expect(again).toMatchObject({ status: 409, code: 'jornada_concluida' });
 
     const read = await consigna.getLink(link.id);
     expect(read).not.toHaveProperty('url');
@@ -183,6 +185,14 @@ describe('every endpoint through its typed method', () => {
     expect(await consigna.simulateProposal(link.id, 'FORMALIZADA')).toEqual({ status: 'FORMALIZADA', alterado: true });
     expect(await consigna.simulateProposal(link.id, 'FORMALIZADA')).toEqual({ status: 'FORMALIZADA', alterado: false });
     expect((await consigna.getLink(link.id)).proposta?.status).toBe('FORMALIZADA');
+    // Its event is delivered by the worker, on its own time: let it land before the inbox is cleared below.
+    await waitFor(
+      async () => (await consigna.listInboxEvents(inbox.url)).eventos.some((e) => e.tipo === 'proposta.formalizada'),
+      {
+        timeoutMs: 15_000,
+        what: 'proposta.formalizada at the inbox',
+      },
+    );
 
     const rotated = await consigna.rotateWebhookSecret();
     expect(rotated.segredo).toMatch(/^whsec_/);

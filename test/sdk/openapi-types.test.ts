@@ -15,6 +15,7 @@ const METHODS: Record<string, keyof Consigna | null> = {
   'POST /v1/links': 'createLink',
   'GET /v1/links/{id}': 'getLink',
   'POST /v1/links/{id}/proposta/simular': 'simulateProposal',
+  'POST /v1/links/{id}/jornada/simular': 'simulateJourney',
   'PUT /v1/webhooks': 'putWebhook',
   'GET /v1/webhooks': 'getWebhook',
   'DELETE /v1/webhooks': 'deleteWebhook',
@@ -29,6 +30,8 @@ const METHODS: Record<string, keyof Consigna | null> = {
   // The inbox's own URL (the service posts events to it) and the viewer's clear button.
   'POST /v1/sandbox/receptor/{token}': null,
   'DELETE /v1/sandbox/receptor/{token}/eventos': null,
+  // Followed by the SDK's `listen` function (a stream, not a request/answer method).
+  'GET /v1/sandbox/receptor/{token}/eventos/fluxo': null,
   'GET /healthz': null,
   'GET /readyz': null,
 };

@@ -108,6 +108,7 @@ void consigna.createLink({ celular: '11987654321' });
     expect(result).toBe('');
   });
 
+  if (!oldNode) console.info('[skipped: needs Node 20] the SDK on Node 20: no Node 20 at /usr/bin/node or /usr/local/bin/node.');
   it.skipIf(!oldNode)('runs on Node 20 against a real service', async () => {
     const channel = await service.createChannel({ name: 'Canal do pacote' });
     fs.writeFileSync(

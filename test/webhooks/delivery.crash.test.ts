@@ -9,7 +9,7 @@ import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ManualClock, startTestService, type TestService } from '../helpers/service.ts';
-import { usingPostgres } from '../helpers/db.ts';
+import { describeOnPostgres } from '../helpers/db.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { captureLogLine } from '../helpers/secrets.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -143,7 +143,7 @@ describe('lease takeover (ManualClock)', () => {
   });
 });
 
-describe.runIf(usingPostgres())('crash safety and concurrent workers (PostgreSQL)', () => {
+describeOnPostgres('crash safety and concurrent workers (PostgreSQL)', () => {
   it('a worker killed mid-attempt leaves a lease that expires; another worker delivers with attempt 2', async () => {
     const api = await service({ env: ENV });
     const r = await receiver();

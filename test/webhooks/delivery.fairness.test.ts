@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { createTestDatabase, usingPostgres } from '../helpers/db.ts';
+import { createTestDatabase, describeOnPostgres } from '../helpers/db.ts';
 import { killAll, startConsigna } from '../helpers/processes.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { channelWith, FAST_ENV } from './support.ts';
@@ -174,7 +174,7 @@ describe("a burst to one channel's healthy endpoint", () => {
   }, 60_000);
 });
 
-describe.runIf(usingPostgres())('two worker processes on one PostgreSQL', () => {
+describeOnPostgres('two worker processes on one PostgreSQL', () => {
   afterAll(() => killAll());
 
   it('hold the per-channel cap together', async () => {

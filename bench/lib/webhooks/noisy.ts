@@ -9,12 +9,27 @@ import { uuidv7 } from '../../../src/crypto/random.ts';
 import { proposalEvent } from '../../../src/events/event-body.ts';
 import { recordEvent } from '../../../src/events/outbox.ts';
 import { BenchError, freePort, sleep, startService, type ChildService } from '../process.ts';
-import type { SuiteContext } from '../types.ts';
+import type { BenchContext, SuiteContext } from '../types.ts';
 
 const LIB = import.meta.dirname;
 
 /** Wall-clock milliseconds on the scale the receivers use (same machine, same realtime clock). */
 export const wallNow = (): number => performance.timeOrigin + performance.now();
+
+/** One event per call through the simulator (FORMALIZADA on a fresh proposal); resolves with the wall time of its answer. */
+export function simulatorEvents(api: BenchContext, token: string): (link: string) => Promise<number> {
+  return async (link) => {
+    const answer = await api.http('POST', `/v1/links/${link}/proposta/simular`, {
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"status":"FORMALIZADA"}',
+    });
+    const answeredAt = wallNow();
+    if (answer.status !== 200 || (answer.body as { alterado?: unknown }).alterado !== true) {
+      throw new BenchError(`simulator answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    }
+    return answeredAt;
+  };
+}
 
 // ---------------------------------------------------------------------------------
 // Receivers

@@ -1,10 +1,11 @@
 // The plain sign-and-post task shared by the two reference senders (the raw undici
-// loop and the graphile-worker task): Consigna's signature scheme and headers, one
+// loop and the graphile-worker task): Consigna's signature scheme and headers (ours and
+// the Standard Webhooks ones, as every Consigna delivery carries both), one
 // undici Pool to the receiver, nothing else (no address policy, no timeout signal,
 // no history). Consigna's own worker does not use this: it goes through
 // src/webhooks/delivery/deliverer.ts and src/webhooks/outbound.ts.
 import { Pool } from 'undici';
-import { signatureHeader } from '../../../src/webhooks/signature.ts';
+import { signatureHeader, standardSignatureHeader } from '../../../src/webhooks/signature.ts';
 
 export interface Post {
   (event: { id: string; tipo: string; body: string }, attempt?: number): Promise<void>;
@@ -26,6 +27,9 @@ export function signAndPost(url: string, secret: string, connections: number): P
         'x-service-event-id': event.id,
         'x-service-event-type': event.tipo,
         'x-service-delivery-attempt': String(attempt),
+        'webhook-id': event.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': standardSignatureHeader([secret], event.id, timestamp, event.body),
       },
       body: event.body,
     });

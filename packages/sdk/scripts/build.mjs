@@ -12,3 +12,5 @@ fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 // tsc never copies hand-written or generated .d.ts files: the API types live in one.
 fs.copyFileSync(path.join(root, 'src/openapi.d.ts'), path.join(root, 'dist/openapi.d.ts'));
+// The `consigna-sdk` command (package.json "bin"): npx runs it directly.
+fs.chmodSync(path.join(root, 'dist/cli.js'), 0o755);

@@ -215,6 +215,21 @@ export class Consigna {
     });
   }
 
+  /**
+   * Sandbox only: `POST /v1/links/{id}/jornada/simular`, the customer's journey up to the
+   * proposal without a browser (the CPF scenarios play out as on the hosted pages).
+   * Answers with the link as it then stands. Once the proposal exists, a new call is
+   * refused with `jornada_concluida` (409): it never makes a second proposal.
+   */
+  simulateJourney(linkId: string, options?: CallOptions): Promise<Link> {
+    return this.#send({
+      method: 'POST',
+      path: `/v1/links/${encodeURIComponent(linkId)}/jornada/simular`,
+      retry: 'always',
+      call: options,
+    });
+  }
+
   // ---- Webhook ----
 
   /** `PUT /v1/webhooks`: on creation the answer carries `segredo`, shown only this once. */

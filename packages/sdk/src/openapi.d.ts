@@ -10,28 +10,7 @@ export interface paths {
       cookie?: never;
     };
     /** Processo vivo */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              status: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['verificarVida'];
     put?: never;
     post?: never;
     delete?: never;
@@ -48,58 +27,7 @@ export interface paths {
       cookie?: never;
     };
     /** Pronto para tráfego (banco de dados respondendo) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Pronto: o banco de dados responde. */
-        200: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              status: string;
-            };
-          };
-        };
-        /** @description Banco de dados indisponível. */
-        503: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['verificarProntidao'];
     put?: never;
     post?: never;
     delete?: never;
@@ -121,392 +49,7 @@ export interface paths {
      * Criar link de contratação
      * @description Cria um link de contratação para o CPF do cliente. Envie a `url` somente ao cliente. No sandbox, o CPF escolhe o cenário (veja a documentação). CPF `00000000434`: banco indisponível (503).
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Opcional. 8 a 100 caracteres: letras, dígitos e `_ . : -`. Guardada por 24 h por canal: a mesma chave com os mesmos `cpf` e `referenciaExterna` devolve 200 com o mesmo corpo (inclusive `url`); com outros dados, 409 `idempotency_key_conflito`. Sem o cabeçalho, o serviço gera uma chave UUID e cada chamada cria um link. Falhas (400, 503) não guardam nada: repita com a mesma chave.
-           * @example pedido-2026-000123
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description DDD válido + 9 + 8 dígitos; sugerido ao cliente para o SMS.
-             * @example 11987654321
-             */
-            celular?: string;
-            /**
-             * @description 11 dígitos, somente números, com dígitos verificadores válidos.
-             * @example 12345678909
-             */
-            cpf: string;
-            /**
-             * @description Referência do canal (ex.: id do promotor); até 100 caracteres, sem espaços nas pontas. Recusados (400 `requisicao_invalida`): caracteres de controle (U+0000–U+001F, U+007F–U+009F), U+2028, U+2029, controles de direção de texto (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) e UTF-16 malformado (substituto isolado).
-             * @example promotor-42
-             */
-            referenciaExterna?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Repetição idempotente: o mesmo corpo da criação, `url` incluída. */
-        200: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "id": "01936b9e-4c7a-7d1e-9a3f-5b2c8d7e6f10",
-             *       "url": "https://sandbox.consigna.dev/c/Qm9sYSBkZSBuZXZlIGUgdW1hIHVybCBzZWNyZXRh",
-             *       "status": "CRIADO",
-             *       "ambiente": "SANDBOX",
-             *       "cpfMascarado": "***.456.789-**",
-             *       "referenciaExterna": "promotor-42",
-             *       "expiraEm": "2026-11-29T14:03:23.123Z",
-             *       "criadoEm": "2026-11-22T14:03:23.123Z"
-             *     }
-             */
-            'application/json': {
-              /** @enum {string} */
-              ambiente: 'SANDBOX' | 'REAL';
-              /**
-               * @description Somente os seis dígitos do meio.
-               * @example ***.456.789-**
-               */
-              cpfMascarado: string;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              criadoEm: string;
-              /**
-               * Format: date-time
-               * @description criadoEm + 7 dias.
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              expiraEm: string;
-              /** Format: uuid */
-              id: string;
-              /** @description Referência do canal (até 100 caracteres). */
-              referenciaExterna?: string;
-              /**
-               * @description CRIADO → ABERTO (cliente abriu a URL) → EM_ANDAMENTO (celular confirmado) → CONCLUIDO (proposta criada no banco). CANCELADO quando a jornada termina sem proposta possível; EXPIRADO assim que `expiraEm` passa. Finais: CONCLUIDO, CANCELADO, EXPIRADO.
-               * @enum {string}
-               */
-              status: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
-              /**
-               * Format: uri
-               * @description URL de uso único do cliente: envie somente a ele e nunca a registre em logs. Só aparece na criação e na repetição idempotente.
-               */
-              url: string;
-            };
-          };
-        };
-        /** @description Link criado (com `url`). */
-        201: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            /** @description /v1/links/{id} */
-            Location?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "id": "01936b9e-4c7a-7d1e-9a3f-5b2c8d7e6f10",
-             *       "url": "https://sandbox.consigna.dev/c/Qm9sYSBkZSBuZXZlIGUgdW1hIHVybCBzZWNyZXRh",
-             *       "status": "CRIADO",
-             *       "ambiente": "SANDBOX",
-             *       "cpfMascarado": "***.456.789-**",
-             *       "referenciaExterna": "promotor-42",
-             *       "expiraEm": "2026-11-29T14:03:23.123Z",
-             *       "criadoEm": "2026-11-22T14:03:23.123Z"
-             *     }
-             */
-            'application/json': {
-              /** @enum {string} */
-              ambiente: 'SANDBOX' | 'REAL';
-              /**
-               * @description Somente os seis dígitos do meio.
-               * @example ***.456.789-**
-               */
-              cpfMascarado: string;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              criadoEm: string;
-              /**
-               * Format: date-time
-               * @description criadoEm + 7 dias.
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              expiraEm: string;
-              /** Format: uuid */
-              id: string;
-              /** @description Referência do canal (até 100 caracteres). */
-              referenciaExterna?: string;
-              /**
-               * @description CRIADO → ABERTO (cliente abriu a URL) → EM_ANDAMENTO (celular confirmado) → CONCLUIDO (proposta criada no banco). CANCELADO quando a jornada termina sem proposta possível; EXPIRADO assim que `expiraEm` passa. Finais: CONCLUIDO, CANCELADO, EXPIRADO.
-               * @enum {string}
-               */
-              status: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
-              /**
-               * Format: uri
-               * @description URL de uso único do cliente: envie somente a ele e nunca a registre em logs. Só aparece na criação e na repetição idempotente.
-               */
-              url: string;
-            };
-          };
-        };
-        /** @description Campo inválido: cada campo tem seu código. Campo desconhecido, tipo errado ou corpo que não é JSON: `requisicao_invalida`. */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "cpf_invalido",
-             *       "message": "CPF inválido: informe 11 dígitos, somente números, com dígitos verificadores válidos.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'cpf_invalido' | 'celular_invalido' | 'idempotency_key_invalida' | 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description `idempotency_key_conflito`: a chave já foi usada com outro `cpf` ou `referenciaExterna`. `idempotency_key_em_uso`: a primeira chamada com a chave ainda não terminou; repita. */
-        409: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "idempotency_key_conflito",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'idempotency_key_conflito' | 'idempotency_key_em_uso';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Banco parceiro (ou banco de dados) indisponível: nada foi criado; repita com a mesma Idempotency-Key após `Retry-After` segundos. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "banco_indisponivel",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'banco_indisponivel' | 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['criarLink'];
     delete?: never;
     options?: never;
     head?: never;
@@ -524,328 +67,29 @@ export interface paths {
      * Consultar link e proposta
      * @description Estado do link e da proposta, a qualquer momento. Nunca traz `url`. Link de outro canal, id inexistente ou que não é uuid: 404.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Id do link. */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description O link, sem `url`, com `abertoEm` e `proposta` quando existirem. */
-        200: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "id": "01936b9e-4c7a-7d1e-9a3f-5b2c8d7e6f10",
-             *       "status": "CONCLUIDO",
-             *       "ambiente": "SANDBOX",
-             *       "cpfMascarado": "***.456.789-**",
-             *       "referenciaExterna": "promotor-42",
-             *       "expiraEm": "2026-11-29T14:03:23.123Z",
-             *       "criadoEm": "2026-11-22T14:03:23.123Z",
-             *       "abertoEm": "2026-11-22T14:10:02.481Z",
-             *       "proposta": {
-             *         "numero": 100042,
-             *         "status": "AGUARDANDO_FORMALIZACAO",
-             *         "criadaEm": "2026-11-22T14:16:40.007Z"
-             *       }
-             *     }
-             */
-            'application/json': {
-              /**
-               * Format: date-time
-               * @description Primeira abertura da URL pelo cliente.
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              abertoEm?: string;
-              /** @enum {string} */
-              ambiente: 'SANDBOX' | 'REAL';
-              /**
-               * @description Somente os seis dígitos do meio.
-               * @example ***.456.789-**
-               */
-              cpfMascarado: string;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              criadoEm: string;
-              /**
-               * Format: date-time
-               * @description criadoEm + 7 dias.
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              expiraEm: string;
-              /** Format: uuid */
-              id: string;
-              /** @description Presente quando o cliente já enviou a proposta. */
-              proposta?: {
-                /**
-                 * Format: date-time
-                 * @example 2026-11-22T14:03:23.123Z
-                 */
-                criadaEm: string;
-                numero: number;
-                /** @enum {string} */
-                status: 'CRIADA' | 'AGUARDANDO_FORMALIZACAO' | 'FORMALIZADA' | 'APROVADA' | 'RECUSADA' | 'CANCELADA';
-              };
-              /** @description Referência do canal (até 100 caracteres). */
-              referenciaExterna?: string;
-              /**
-               * @description CRIADO → ABERTO (cliente abriu a URL) → EM_ANDAMENTO (celular confirmado) → CONCLUIDO (proposta criada no banco). CANCELADO quando a jornada termina sem proposta possível; EXPIRADO assim que `expiraEm` passa. Finais: CONCLUIDO, CANCELADO, EXPIRADO.
-               * @enum {string}
-               */
-              status: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
-            };
-          };
-        };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Link inexistente, de outro canal, ou id que não é uuid. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['consultarLink'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/links/{id}/jornada/simular': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Simular a jornada do cliente até a proposta (somente sandbox)
+     * @description Percorre, sem navegador, as etapas que o cliente faria na página hospedada (código por SMS, autorização da consulta, a primeira oferta, dados fictícios e o envio da proposta), pelos mesmos serviços da página, a partir da etapa em que o link estiver. Os CPFs de cenário se comportam como no navegador: inelegível, SMS recusado e sem oferta terminam o link em CANCELADO; `…515` gera `proposta.falha` e o link continua aberto (chame de novo para tentar outra vez); `…604` gera só `proposta.criada`. Responde com o link como ficou, com `proposta` quando criada. Sem corpo (ou `{}`). Repetir a chamada nunca cria uma segunda proposta: com a proposta criada, a resposta é 409 `jornada_concluida`. Em REAL: 404.
+     */
+    post: operations['simularJornada'];
     delete?: never;
     options?: never;
     head?: never;
@@ -865,318 +109,7 @@ export interface paths {
      * Simular status da proposta (somente sandbox)
      * @description Aplica um status à proposta de um link do sandbox como se o banco o tivesse informado, e gera o evento correspondente (`proposta.formalizada`, `proposta.aprovada`, `proposta.recusada`, `proposta.cancelada`). O status nunca volta; RECUSADA e CANCELADA são finais. Mesmo status: 200 com `alterado` false, sem evento. Em REAL: 404.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Id do link. */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *       "status": "FORMALIZADA"
-           *     }
-           */
-          'application/json': {
-            /**
-             * @description FORMALIZADA (de CRIADA ou AGUARDANDO_FORMALIZACAO), APROVADA (somente de FORMALIZADA), RECUSADA ou CANCELADA (de qualquer estado ativo).
-             * @enum {string}
-             */
-            status: 'FORMALIZADA' | 'APROVADA' | 'RECUSADA' | 'CANCELADA';
-          };
-        };
-      };
-      responses: {
-        /** @description Status da proposta depois da simulação; `alterado` é false quando ela já estava nesse status. */
-        200: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "status": "FORMALIZADA",
-             *       "alterado": true
-             *     }
-             */
-            'application/json': {
-              /** @description false quando a proposta já estava nesse status (nenhum evento é gerado). */
-              alterado: boolean;
-              /** @description Status da proposta após a operação. */
-              status: string;
-            };
-          };
-        };
-        /** @description Status ausente ou fora de FORMALIZADA, APROVADA, RECUSADA, CANCELADA. */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "status_invalido",
-             *       "message": "Status inválido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'status_invalido' | 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Link inexistente, de outro canal, id que não é uuid, ou ambiente REAL. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description `sem_proposta`: o cliente ainda não enviou a proposta. `transicao_invalida`: o status voltaria ou sairia de um estado final. */
-        409: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "sem_proposta",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'sem_proposta' | 'transicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['simularProposta'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1196,169 +129,7 @@ export interface paths {
      * Obter token de acesso (client credentials)
      * @description Troca `client_id`/`client_secret` por um token Bearer válido por 3600 s. Credenciais no cabeçalho `Authorization: Basic base64(client_id:client_secret)` (recomendado) ou no corpo, nunca nos dois. Cliente desconhecido, segredo errado, canal inativo e IP não permitido recebem a mesma resposta 401 `invalid_client`. Após 10 falhas para um `client_id` (ou 30 de um IP) em 15 minutos, o `client_id` (ou IP) fica bloqueado por 15 minutos: 429 `too_many_attempts` com `Retry-After`, mesmo com credenciais corretas.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/x-www-form-urlencoded': {
-            /** @description Somente sem o cabeçalho Basic. */
-            client_id?: string;
-            /** @description Somente sem o cabeçalho Basic. */
-            client_secret?: string;
-            /**
-             * @description Obrigatório; valor `client_credentials`.
-             * @example client_credentials
-             */
-            grant_type?: string;
-          } & {
-            [key: string]: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Token emitido. */
-        200: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            Pragma?: 'no-cache';
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Token opaco com prefixo `cat_`.
-               * @example cat_3kV9xQ2mR8tL1pW7nZ4bC6dF0hJ5sY2uA9eG3iK8oM1qT7vX
-               */
-              access_token: string;
-              /**
-               * @description Validade em segundos (3600). Reutilize o token até expirar.
-               * @example 3600
-               */
-              expires_in: number;
-              /** @enum {string} */
-              token_type: 'Bearer';
-            };
-          };
-        };
-        /** @description Requisição de token inválida (corpo não é form, parâmetro repetido, grant_type ausente ou diferente de client_credentials, credenciais no cabeçalho e no corpo ao mesmo tempo, client_id ou client_secret malformado: caractere de controle ou mais de 256 caracteres). Não conta para o bloqueio. */
-        400: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Código de erro OAuth 2.0 (RFC 6749 §5.2).
-               * @enum {string}
-               */
-              error: 'invalid_request' | 'unsupported_grant_type';
-              /** @description Descrição em pt-BR. */
-              error_description: string;
-              requestId: string;
-            };
-          };
-        };
-        /** @description Autenticação do cliente falhou (RFC 6749 §5.2): credenciais ausentes ou incompletas, cabeçalho Authorization de outro esquema ou malformado, cliente desconhecido, segredo errado, canal inativo ou IP não permitido. Traz `WWW-Authenticate: Basic realm="consigna"` quando não houve credenciais ou quando vieram no cabeçalho. */
-        401: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Código de erro OAuth 2.0 (RFC 6749 §5.2).
-               * @enum {string}
-               */
-              error: 'invalid_client';
-              /** @description Descrição em pt-BR. */
-              error_description: string;
-              requestId: string;
-            };
-          };
-        };
-        /** @description Corpo acima de 4 KB. */
-        413: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Código de erro OAuth 2.0 (RFC 6749 §5.2).
-               * @enum {string}
-               */
-              error: 'invalid_request';
-              /** @description Descrição em pt-BR. */
-              error_description: string;
-              requestId: string;
-            };
-          };
-        };
-        /** @description Bloqueio temporário após muitas tentativas inválidas. */
-        429: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Código de erro OAuth 2.0 (RFC 6749 §5.2).
-               * @enum {string}
-               */
-              error: 'too_many_attempts';
-              /** @description Descrição em pt-BR. */
-              error_description: string;
-              requestId: string;
-            };
-          };
-        };
-        /** @description Dependência indisponível (banco de dados); tente novamente. */
-        503: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Código de erro OAuth 2.0 (RFC 6749 §5.2).
-               * @enum {string}
-               */
-              error: 'temporarily_unavailable';
-              /** @description Descrição em pt-BR. */
-              error_description: string;
-              requestId: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['emitirToken'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1376,243 +147,7 @@ export interface paths {
      * Confirmar token e canal
      * @description Confirma que o token é válido e o canal está ativo; `dbTime` vem do banco de dados.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Token válido e canal ativo. */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              canal: {
-                /** Format: uuid */
-                id: string;
-                nome: string;
-              };
-              /**
-               * Format: date-time
-               * @description Hora lida do banco de dados.
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              dbTime: string;
-            };
-          };
-        };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['confirmarToken'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1633,251 +168,7 @@ export interface paths {
      * Criar (ou obter) o receptor de testes
      * @description Cria o receptor do canal ou devolve o existente (sempre a mesma URL). `responderStatus` opcional muda o status de resposta.
      */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      /** @description Opcional: sem corpo, cria ou devolve o receptor. */
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description Status com que o receptor responde: 200, 202, 204, 400, 401, 404, 500, 502, 503.
-             * @enum {integer}
-             */
-            responderStatus?: 200 | 202 | 204 | 400 | 401 | 404 | 500 | 502 | 503;
-          };
-        };
-      };
-      responses: {
-        /** @description Receptor do canal. */
-        200: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              responderStatus: number;
-              /** @description Registre esta URL em PUT /v1/webhooks. O token (prefixo `sbx_`) é o último segmento. */
-              url: string;
-              /** @description Página que lista os eventos recebidos e se atualiza sozinha. */
-              visualizacaoUrl: string;
-            };
-          };
-        };
-        /** @description responderStatus fora dos valores aceitos, ou corpo inválido. */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "status_invalido",
-             *       "message": "Status inválido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'status_invalido' | 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    put: operations['garantirReceptor'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1898,144 +189,7 @@ export interface paths {
      * Receber um evento (URL do webhook de testes)
      * @description Sem Bearer. Guarda o pedido (hora, tipo, id do evento, tentativa, cabeçalhos, corpo), verifica `X-Service-Signature` com os segredos do webhook do canal (atual e anterior durante a rotação) e responde com o status configurado (padrão 200). Corpo até 64 KB (65.536 bytes).
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Token do receptor (prefixo `sbx_`). */
-          token: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Ou o status configurado (202, 204, 400, 401, 404, 500, 502, 503). */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              recebido: boolean;
-            };
-          };
-        };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Receptor não encontrado. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima de 64 KB. */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
-        429: {
-          headers: {
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['receberEvento'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2053,310 +207,34 @@ export interface paths {
      * Listar os eventos recebidos
      * @description Sem Bearer. Mais recentes primeiro, no máximo 50.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Token do receptor (prefixo `sbx_`). */
-          token: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Status configurado e eventos recebidos (até 50). */
-        200: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              eventos: {
-                /** @description null quando não foi possível verificar (veja `motivo`). */
-                assinaturaValida: boolean | null;
-                /** @description Corpo como recebido: JSON, ou texto quando não é JSON. Um JSON com mais de 64 níveis de aninhamento vem como texto, com `corpoAviso`. */
-                corpo: unknown;
-                /** @description Presente quando um corpo em JSON é mostrado como texto, e por quê (aninhamento acima de 64 níveis). */
-                corpoAviso?: string;
-                eventoId?: string;
-                headers: {
-                  [key: string]: string;
-                };
-                id: number;
-                motivo?: string;
-                /**
-                 * Format: date-time
-                 * @example 2026-11-22T14:03:23.123Z
-                 */
-                recebidoEm: string;
-                respondeuStatus: number;
-                tentativa?: string;
-                tipo?: string;
-              }[];
-              responderStatus: number;
-            };
-          };
-        };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Receptor não encontrado. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
-        429: {
-          headers: {
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['listarEventosReceptor'];
     put?: never;
     post?: never;
     /**
      * Apagar os eventos recebidos (pelo token)
      * @description Sem Bearer: o que a página de visualização usa para limpar a lista.
      */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Token do receptor (prefixo `sbx_`). */
-          token: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Eventos apagados. */
-        204: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Receptor não encontrado. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
-        429: {
-          headers: {
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
+    delete: operations['apagarEventosReceptorPorToken'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/sandbox/receptor/{token}/eventos/fluxo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /**
+     * Receber os eventos do receptor à medida que chegam (Server-Sent Events)
+     * @description Sem Bearer. `text/event-stream`: primeiro um evento `pronto` (`data: {"ultimoId": N}`, `id: N`), depois um evento `evento` por registro recebido (`id` = id do registro; `data` = o registro como em `GET …/eventos`, mais `corpoBase64`: os bytes exatos que chegaram), e um comentário `: ping` a cada 15 s. Sem `Last-Event-ID` nem `desde`, só o que chegar depois da conexão; com eles, antes tudo o que o receptor ainda guarda (os 50 mais recentes) depois desse id. O EventSource do navegador reconecta sozinho com `Last-Event-ID`; o comando `listen` do SDK usa este fluxo. No máximo 10 fluxos abertos por receptor.
+     */
+    get: operations['acompanharEventosReceptor'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -2374,156 +252,7 @@ export interface paths {
      * Mudar o status de resposta do receptor
      * @description Sem Bearer: protegido apenas pelo token do caminho. Use para provocar falhas e ver as novas tentativas.
      */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Token do receptor (prefixo `sbx_`). */
-          token: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description Status com que o receptor responde: 200, 202, 204, 400, 401, 404, 500, 502, 503.
-             * @enum {integer}
-             */
-            responderStatus: 200 | 202 | 204 | 400 | 401 | 404 | 500 | 502 | 503;
-          };
-        };
-      };
-      responses: {
-        /** @description Status com que o receptor passa a responder. */
-        200: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              responderStatus: number;
-            };
-          };
-        };
-        /** @description responderStatus fora dos valores aceitos. */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "status_invalido",
-             *       "message": "Status inválido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'status_invalido' | 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Receptor não encontrado. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
-        429: {
-          headers: {
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    put: operations['definirStatusReceptor'];
     post?: never;
     delete?: never;
     options?: never;
@@ -2542,259 +271,7 @@ export interface paths {
     put?: never;
     post?: never;
     /** Apagar os eventos recebidos */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Eventos apagados. */
-        204: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description O canal ainda não criou seu receptor. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    delete: operations['apagarEventosReceptor'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2811,891 +288,18 @@ export interface paths {
      * Consultar o webhook
      * @description Nunca traz o segredo.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description O webhook do canal (nunca o segredo). */
-        200: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "ambiente": "SANDBOX",
-             *       "url": "https://hooks.fintech.example/consigna",
-             *       "eventos": [],
-             *       "ativo": true,
-             *       "criadoEm": "2026-11-22T14:03:23.123Z",
-             *       "atualizadoEm": "2026-11-22T14:03:23.123Z"
-             *     }
-             */
-            'application/json': {
-              /** @enum {string} */
-              ambiente: 'SANDBOX' | 'REAL';
-              /** @description Sempre true: o serviço nunca desativa um webhook sozinho. */
-              ativo: boolean;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              atualizadoEm: string;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              criadoEm: string;
-              /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
-              eventos: string[];
-              /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
-              segredo?: string;
-              /**
-               * Format: date-time
-               * @description Durante a rotação: até quando o segredo anterior ainda assina.
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              segredoAnteriorValidoAte?: string;
-              url: string;
-            };
-          };
-        };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Nenhum webhook registrado para o canal. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['consultarWebhook'];
     /**
      * Registrar ou atualizar o webhook
      * @description Um webhook por canal. Criação: 201 com `segredo` (mostrado uma única vez). Atualização: 200, sem `segredo` (o segredo não muda).
      */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Tipos `proposta.*` a assinar, sem repetição; vazia ou ausente = todos. `webhook.teste` não é aceito. */
-            eventos?: (
-              | 'proposta.criada'
-              | 'proposta.aguardando_formalizacao'
-              | 'proposta.formalizada'
-              | 'proposta.aprovada'
-              | 'proposta.recusada'
-              | 'proposta.cancelada'
-              | 'proposta.falha'
-            )[];
-            /**
-             * @description https, nome DNS público (sem IP, sem localhost, sem nome de um rótulo, sem .local/.internal/.localhost), sem usuário/senha, porta 443 ou acima de 1024, até 2.048 caracteres, sem espaços, caracteres de controle, controles de direção de texto ou UTF-16 malformado. A URL do receptor de testes desta instância é sempre aceita.
-             * @example https://hooks.fintech.example/consigna
-             */
-            url: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Webhook atualizado (o segredo não é mostrado de novo). */
-        200: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "ambiente": "SANDBOX",
-             *       "url": "https://hooks.fintech.example/consigna",
-             *       "eventos": [],
-             *       "ativo": true,
-             *       "criadoEm": "2026-11-22T14:03:23.123Z",
-             *       "atualizadoEm": "2026-11-22T14:03:23.123Z"
-             *     }
-             */
-            'application/json': {
-              /** @enum {string} */
-              ambiente: 'SANDBOX' | 'REAL';
-              /** @description Sempre true: o serviço nunca desativa um webhook sozinho. */
-              ativo: boolean;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              atualizadoEm: string;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              criadoEm: string;
-              /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
-              eventos: string[];
-              /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
-              segredo?: string;
-              /**
-               * Format: date-time
-               * @description Durante a rotação: até quando o segredo anterior ainda assina.
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              segredoAnteriorValidoAte?: string;
-              url: string;
-            };
-          };
-        };
-        /** @description Webhook criado; `segredo` aparece somente aqui. */
-        201: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "ambiente": "SANDBOX",
-             *       "url": "https://hooks.fintech.example/consigna",
-             *       "eventos": [],
-             *       "ativo": true,
-             *       "criadoEm": "2026-11-22T14:03:23.123Z",
-             *       "atualizadoEm": "2026-11-22T14:03:23.123Z",
-             *       "segredo": "whsec_5G1nVb0oYl7m3Q9sJ2xT8aZkR4cW6eH1uD0pF7yN3iM="
-             *     }
-             */
-            'application/json': {
-              /** @enum {string} */
-              ambiente: 'SANDBOX' | 'REAL';
-              /** @description Sempre true: o serviço nunca desativa um webhook sozinho. */
-              ativo: boolean;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              atualizadoEm: string;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              criadoEm: string;
-              /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
-              eventos: string[];
-              /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
-              segredo?: string;
-              /**
-               * Format: date-time
-               * @description Durante a rotação: até quando o segredo anterior ainda assina.
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              segredoAnteriorValidoAte?: string;
-              url: string;
-            };
-          };
-        };
-        /** @description URL ou lista de eventos inválida. */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "url_invalida",
-             *       "message": "URL inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'url_invalida' | 'eventos_invalidos' | 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    put: operations['registrarWebhook'];
     post?: never;
     /**
      * Remover o webhook
      * @description Remove o webhook e suas entregas pendentes (o histórico de entregues e falhas permanece). 204 sem corpo.
      */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Removido. */
-        204: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Nenhum webhook registrado para o canal. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    delete: operations['removerWebhook'];
     options?: never;
     head?: never;
     patch?: never;
@@ -3712,302 +316,7 @@ export interface paths {
      * Histórico de entregas
      * @description Entregas mais recentes primeiro, com a última tentativa de cada uma.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description De 1 a 100; padrão 20. */
-          limite?: number;
-          /** @description Filtro: PENDENTE, FALHOU ou ENTREGUE. */
-          status?: 'PENDENTE' | 'FALHOU' | 'ENTREGUE';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Entregas do canal. */
-        200: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              entregas: {
-                /**
-                 * Format: date-time
-                 * @example 2026-11-22T14:03:23.123Z
-                 */
-                criadoEm: string;
-                /**
-                 * Format: date-time
-                 * @example 2026-11-22T14:03:23.123Z
-                 */
-                entregueEm?: string;
-                /** Format: uuid */
-                eventoId: string;
-                /** Format: uuid */
-                id: string;
-                /**
-                 * Format: date-time
-                 * @description Somente em PENDENTE.
-                 * @example 2026-11-22T14:03:23.123Z
-                 */
-                proximaTentativaEm?: string;
-                /** @enum {string} */
-                status: 'PENDENTE' | 'FALHOU' | 'ENTREGUE';
-                tentativas: number;
-                tipo: string;
-                ultimaLatenciaMs?: number;
-                /**
-                 * Format: date-time
-                 * @example 2026-11-22T14:03:23.123Z
-                 */
-                ultimaTentativaEm?: string;
-                /** @description Texto curto: tempo esgotado, conexão recusada, HTTP 500, endereço recusado… */
-                ultimoErro?: string;
-                ultimoHttpStatus?: number;
-              }[];
-            };
-          };
-        };
-        /** @description Filtro de status ou limite inválido. */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "status_invalido",
-             *       "message": "Status inválido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'status_invalido' | 'limite_invalido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Nenhum webhook registrado para o canal. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['listarEntregas'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4029,27 +338,4030 @@ export interface paths {
      * Reenviar uma entrega
      * @description Para entregas FALHOU ou ENTREGUE: zera as tentativas, envia na hora e responde 200 com a entrega após essa tentativa. Entrega PENDENTE: 409 `entrega_pendente`.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Id da entrega. */
-          id: string;
+    post: operations['reenviarEntrega'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/segredo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotacionar o segredo
+     * @description Gera um novo segredo (mostrado uma única vez). O anterior continua válido por 24 horas: nesse período as assinaturas trazem dois `v1`. Rotacionar de novo dentro da janela mantém apenas o segredo anterior mais recente.
+     */
+    post: operations['rotacionarSegredo'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/teste': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Enviar evento de teste
+     * @description Envia agora um `webhook.teste` assinado (corpo: `id`, `tipo`, `ocorridoEm`, `ambiente`, `mensagem`), fora da fila e sem novas tentativas. 200 mesmo quando o endpoint do canal responde com erro.
+     */
+    post: operations['enviarEventoTeste'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: never;
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  verificarVida: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description A entrega como ficou depois da nova tentativa. */
-        200: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
+        content: {
+          'application/json': {
+            status: string;
           };
-          content: {
-            'application/json': {
+        };
+      };
+    };
+  };
+  verificarProntidao: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Pronto: o banco de dados responde. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível. */
+      503: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  criarLink: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Opcional. 8 a 100 caracteres: letras, dígitos e `_ . : -`. Guardada por 24 h por canal: a mesma chave com os mesmos `cpf` e `referenciaExterna` devolve 200 com o mesmo corpo (inclusive `url`); com outros dados, 409 `idempotency_key_conflito`. Sem o cabeçalho, o serviço gera uma chave UUID e cada chamada cria um link. Falhas (400, 503) não guardam nada: repita com a mesma chave.
+         * @example pedido-2026-000123
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description DDD válido + 9 + 8 dígitos; sugerido ao cliente para o SMS.
+           * @example 11987654321
+           */
+          celular?: string;
+          /**
+           * @description 11 dígitos, somente números, com dígitos verificadores válidos.
+           * @example 12345678909
+           */
+          cpf: string;
+          /**
+           * @description Referência do canal (ex.: id do promotor); até 100 caracteres, sem espaços nas pontas. Recusados (400 `requisicao_invalida`): caracteres de controle (U+0000–U+001F, U+007F–U+009F), U+2028, U+2029, controles de direção de texto (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) e UTF-16 malformado (substituto isolado).
+           * @example promotor-42
+           */
+          referenciaExterna?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Repetição idempotente: o mesmo corpo da criação, `url` incluída. */
+      200: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "01936b9e-4c7a-7d1e-9a3f-5b2c8d7e6f10",
+           *       "url": "https://sandbox.consigna.dev/c/Qm9sYSBkZSBuZXZlIGUgdW1hIHVybCBzZWNyZXRh",
+           *       "status": "CRIADO",
+           *       "ambiente": "SANDBOX",
+           *       "cpfMascarado": "***.456.789-**",
+           *       "referenciaExterna": "promotor-42",
+           *       "expiraEm": "2026-11-29T14:03:23.123Z",
+           *       "criadoEm": "2026-11-22T14:03:23.123Z"
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            ambiente: 'SANDBOX' | 'REAL';
+            /**
+             * @description Somente os seis dígitos do meio.
+             * @example ***.456.789-**
+             */
+            cpfMascarado: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            criadoEm: string;
+            /**
+             * Format: date-time
+             * @description criadoEm + 7 dias.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            expiraEm: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Referência do canal (até 100 caracteres). */
+            referenciaExterna?: string;
+            /**
+             * @description CRIADO → ABERTO (cliente abriu a URL) → EM_ANDAMENTO (celular confirmado) → CONCLUIDO (proposta criada no banco). CANCELADO quando a jornada termina sem proposta possível; EXPIRADO assim que `expiraEm` passa. Finais: CONCLUIDO, CANCELADO, EXPIRADO.
+             * @enum {string}
+             */
+            status: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
+            /**
+             * Format: uri
+             * @description URL de uso único do cliente: envie somente a ele e nunca a registre em logs. Só aparece na criação e na repetição idempotente.
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description Link criado (com `url`). */
+      201: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          /** @description /v1/links/{id} */
+          Location?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "01936b9e-4c7a-7d1e-9a3f-5b2c8d7e6f10",
+           *       "url": "https://sandbox.consigna.dev/c/Qm9sYSBkZSBuZXZlIGUgdW1hIHVybCBzZWNyZXRh",
+           *       "status": "CRIADO",
+           *       "ambiente": "SANDBOX",
+           *       "cpfMascarado": "***.456.789-**",
+           *       "referenciaExterna": "promotor-42",
+           *       "expiraEm": "2026-11-29T14:03:23.123Z",
+           *       "criadoEm": "2026-11-22T14:03:23.123Z"
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            ambiente: 'SANDBOX' | 'REAL';
+            /**
+             * @description Somente os seis dígitos do meio.
+             * @example ***.456.789-**
+             */
+            cpfMascarado: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            criadoEm: string;
+            /**
+             * Format: date-time
+             * @description criadoEm + 7 dias.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            expiraEm: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Referência do canal (até 100 caracteres). */
+            referenciaExterna?: string;
+            /**
+             * @description CRIADO → ABERTO (cliente abriu a URL) → EM_ANDAMENTO (celular confirmado) → CONCLUIDO (proposta criada no banco). CANCELADO quando a jornada termina sem proposta possível; EXPIRADO assim que `expiraEm` passa. Finais: CONCLUIDO, CANCELADO, EXPIRADO.
+             * @enum {string}
+             */
+            status: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
+            /**
+             * Format: uri
+             * @description URL de uso único do cliente: envie somente a ele e nunca a registre em logs. Só aparece na criação e na repetição idempotente.
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description Campo inválido: cada campo tem seu código. Campo desconhecido, tipo errado ou corpo que não é JSON: `requisicao_invalida`. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "cpf_invalido",
+           *       "message": "CPF inválido: informe 11 dígitos, somente números, com dígitos verificadores válidos.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'cpf_invalido' | 'celular_invalido' | 'idempotency_key_invalida' | 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description `idempotency_key_conflito`: a chave já foi usada com outro `cpf` ou `referenciaExterna`. `idempotency_key_em_uso`: a primeira chamada com a chave ainda não terminou; repita. */
+      409: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "idempotency_key_conflito",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'idempotency_key_conflito' | 'idempotency_key_em_uso';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco parceiro (ou banco de dados) indisponível: nada foi criado; repita com a mesma Idempotency-Key após `Retry-After` segundos. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "banco_indisponivel",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'banco_indisponivel' | 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  consultarLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id do link. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description O link, sem `url`, com `abertoEm` e `proposta` quando existirem. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "01936b9e-4c7a-7d1e-9a3f-5b2c8d7e6f10",
+           *       "status": "CONCLUIDO",
+           *       "ambiente": "SANDBOX",
+           *       "cpfMascarado": "***.456.789-**",
+           *       "referenciaExterna": "promotor-42",
+           *       "expiraEm": "2026-11-29T14:03:23.123Z",
+           *       "criadoEm": "2026-11-22T14:03:23.123Z",
+           *       "abertoEm": "2026-11-22T14:10:02.481Z",
+           *       "proposta": {
+           *         "numero": 100042,
+           *         "status": "AGUARDANDO_FORMALIZACAO",
+           *         "criadaEm": "2026-11-22T14:16:40.007Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: date-time
+             * @description Primeira abertura da URL pelo cliente.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            abertoEm?: string;
+            /** @enum {string} */
+            ambiente: 'SANDBOX' | 'REAL';
+            /**
+             * @description Somente os seis dígitos do meio.
+             * @example ***.456.789-**
+             */
+            cpfMascarado: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            criadoEm: string;
+            /**
+             * Format: date-time
+             * @description criadoEm + 7 dias.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            expiraEm: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Presente quando o cliente já enviou a proposta. */
+            proposta?: {
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              criadaEm: string;
+              numero: number;
+              /** @enum {string} */
+              status: 'CRIADA' | 'AGUARDANDO_FORMALIZACAO' | 'FORMALIZADA' | 'APROVADA' | 'RECUSADA' | 'CANCELADA';
+            };
+            /** @description Referência do canal (até 100 caracteres). */
+            referenciaExterna?: string;
+            /**
+             * @description CRIADO → ABERTO (cliente abriu a URL) → EM_ANDAMENTO (celular confirmado) → CONCLUIDO (proposta criada no banco). CANCELADO quando a jornada termina sem proposta possível; EXPIRADO assim que `expiraEm` passa. Finais: CONCLUIDO, CANCELADO, EXPIRADO.
+             * @enum {string}
+             */
+            status: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Link inexistente, de outro canal, ou id que não é uuid. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  simularJornada: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id do link. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description O link depois da jornada simulada, com `proposta` quando ela foi criada. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "01936b9e-4c7a-7d1e-9a3f-5b2c8d7e6f10",
+           *       "status": "CONCLUIDO",
+           *       "ambiente": "SANDBOX",
+           *       "cpfMascarado": "***.456.789-**",
+           *       "referenciaExterna": "promotor-42",
+           *       "expiraEm": "2026-11-29T14:03:23.123Z",
+           *       "criadoEm": "2026-11-22T14:03:23.123Z",
+           *       "abertoEm": "2026-11-22T14:10:02.481Z",
+           *       "proposta": {
+           *         "numero": 100042,
+           *         "status": "AGUARDANDO_FORMALIZACAO",
+           *         "criadaEm": "2026-11-22T14:16:40.007Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: date-time
+             * @description Primeira abertura da URL pelo cliente.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            abertoEm?: string;
+            /** @enum {string} */
+            ambiente: 'SANDBOX' | 'REAL';
+            /**
+             * @description Somente os seis dígitos do meio.
+             * @example ***.456.789-**
+             */
+            cpfMascarado: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            criadoEm: string;
+            /**
+             * Format: date-time
+             * @description criadoEm + 7 dias.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            expiraEm: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Presente quando o cliente já enviou a proposta. */
+            proposta?: {
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              criadaEm: string;
+              numero: number;
+              /** @enum {string} */
+              status: 'CRIADA' | 'AGUARDANDO_FORMALIZACAO' | 'FORMALIZADA' | 'APROVADA' | 'RECUSADA' | 'CANCELADA';
+            };
+            /** @description Referência do canal (até 100 caracteres). */
+            referenciaExterna?: string;
+            /**
+             * @description CRIADO → ABERTO (cliente abriu a URL) → EM_ANDAMENTO (celular confirmado) → CONCLUIDO (proposta criada no banco). CANCELADO quando a jornada termina sem proposta possível; EXPIRADO assim que `expiraEm` passa. Finais: CONCLUIDO, CANCELADO, EXPIRADO.
+             * @enum {string}
+             */
+            status: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Link inexistente, de outro canal, id que não é uuid, ou ambiente REAL. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description `link_expirado`: o link expirou. `link_finalizado`: a jornada já terminou sem proposta (CANCELADO). `jornada_concluida`: a proposta já foi criada; use `proposta/simular` para mudar o status dela. */
+      409: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "link_expirado",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'link_expirado' | 'link_finalizado' | 'jornada_concluida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  simularProposta: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id do link. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "status": "FORMALIZADA"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description FORMALIZADA (de CRIADA ou AGUARDANDO_FORMALIZACAO), APROVADA (somente de FORMALIZADA), RECUSADA ou CANCELADA (de qualquer estado ativo).
+           * @enum {string}
+           */
+          status: 'FORMALIZADA' | 'APROVADA' | 'RECUSADA' | 'CANCELADA';
+        };
+      };
+    };
+    responses: {
+      /** @description Status da proposta depois da simulação; `alterado` é false quando ela já estava nesse status. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "FORMALIZADA",
+           *       "alterado": true
+           *     }
+           */
+          'application/json': {
+            /** @description false quando a proposta já estava nesse status (nenhum evento é gerado). */
+            alterado: boolean;
+            /** @description Status da proposta após a operação. */
+            status: string;
+          };
+        };
+      };
+      /** @description Status ausente ou fora de FORMALIZADA, APROVADA, RECUSADA, CANCELADA. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "status_invalido",
+           *       "message": "Status inválido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'status_invalido' | 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Link inexistente, de outro canal, id que não é uuid, ou ambiente REAL. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description `sem_proposta`: o cliente ainda não enviou a proposta. `transicao_invalida`: o status voltaria ou sairia de um estado final. */
+      409: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "sem_proposta",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'sem_proposta' | 'transicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  emitirToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /** @description Somente sem o cabeçalho Basic. */
+          client_id?: string;
+          /** @description Somente sem o cabeçalho Basic. */
+          client_secret?: string;
+          /**
+           * @description Obrigatório; valor `client_credentials`.
+           * @example client_credentials
+           */
+          grant_type?: string;
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Token emitido. */
+      200: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          Pragma?: 'no-cache';
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Token opaco com prefixo `cat_`.
+             * @example cat_3kV9xQ2mR8tL1pW7nZ4bC6dF0hJ5sY2uA9eG3iK8oM1qT7vX
+             */
+            access_token: string;
+            /**
+             * @description Validade em segundos (3600). Reutilize o token até expirar.
+             * @example 3600
+             */
+            expires_in: number;
+            /** @enum {string} */
+            token_type: 'Bearer';
+          };
+        };
+      };
+      /** @description Requisição de token inválida (corpo não é form, parâmetro repetido, grant_type ausente ou diferente de client_credentials, credenciais no cabeçalho e no corpo ao mesmo tempo, client_id ou client_secret malformado: caractere de controle ou mais de 256 caracteres). Não conta para o bloqueio. */
+      400: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Código de erro OAuth 2.0 (RFC 6749 §5.2).
+             * @enum {string}
+             */
+            error: 'invalid_request' | 'unsupported_grant_type';
+            /** @description Descrição em pt-BR. */
+            error_description: string;
+            requestId: string;
+          };
+        };
+      };
+      /** @description Autenticação do cliente falhou (RFC 6749 §5.2): credenciais ausentes ou incompletas, cabeçalho Authorization de outro esquema ou malformado, cliente desconhecido, segredo errado, canal inativo ou IP não permitido. Traz `WWW-Authenticate: Basic realm="consigna"` quando não houve credenciais ou quando vieram no cabeçalho. */
+      401: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Código de erro OAuth 2.0 (RFC 6749 §5.2).
+             * @enum {string}
+             */
+            error: 'invalid_client';
+            /** @description Descrição em pt-BR. */
+            error_description: string;
+            requestId: string;
+          };
+        };
+      };
+      /** @description Corpo acima de 4 KB. */
+      413: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Código de erro OAuth 2.0 (RFC 6749 §5.2).
+             * @enum {string}
+             */
+            error: 'invalid_request';
+            /** @description Descrição em pt-BR. */
+            error_description: string;
+            requestId: string;
+          };
+        };
+      };
+      /** @description Bloqueio temporário após muitas tentativas inválidas. */
+      429: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Código de erro OAuth 2.0 (RFC 6749 §5.2).
+             * @enum {string}
+             */
+            error: 'too_many_attempts';
+            /** @description Descrição em pt-BR. */
+            error_description: string;
+            requestId: string;
+          };
+        };
+      };
+      /** @description Dependência indisponível (banco de dados); tente novamente. */
+      503: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Código de erro OAuth 2.0 (RFC 6749 §5.2).
+             * @enum {string}
+             */
+            error: 'temporarily_unavailable';
+            /** @description Descrição em pt-BR. */
+            error_description: string;
+            requestId: string;
+          };
+        };
+      };
+    };
+  };
+  confirmarToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Token válido e canal ativo. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            canal: {
+              /** Format: uuid */
+              id: string;
+              nome: string;
+            };
+            /**
+             * Format: date-time
+             * @description Hora lida do banco de dados.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            dbTime: string;
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  garantirReceptor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Opcional: sem corpo, cria ou devolve o receptor. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Status com que o receptor responde: 200, 202, 204, 400, 401, 404, 500, 502, 503.
+           * @enum {integer}
+           */
+          responderStatus?: 200 | 202 | 204 | 400 | 401 | 404 | 500 | 502 | 503;
+        };
+      };
+    };
+    responses: {
+      /** @description Receptor do canal. */
+      200: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            responderStatus: number;
+            /** @description Registre esta URL em PUT /v1/webhooks. O token (prefixo `sbx_`) é o último segmento. */
+            url: string;
+            /** @description Página que lista os eventos recebidos e se atualiza sozinha. */
+            visualizacaoUrl: string;
+          };
+        };
+      };
+      /** @description responderStatus fora dos valores aceitos, ou corpo inválido. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "status_invalido",
+           *       "message": "Status inválido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'status_invalido' | 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  receberEvento: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Token do receptor (prefixo `sbx_`). */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ou o status configurado (202, 204, 400, 401, 404, 500, 502, 503). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            recebido: boolean;
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Receptor não encontrado. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima de 64 KB. */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
+      429: {
+        headers: {
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  listarEventosReceptor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Token do receptor (prefixo `sbx_`). */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Status configurado e eventos recebidos (até 50). */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            eventos: {
+              /** @description null quando não foi possível verificar (veja `motivo`). */
+              assinaturaValida: boolean | null;
+              /** @description Corpo como recebido: JSON, ou texto quando não é JSON. Um JSON com mais de 64 níveis de aninhamento vem como texto, com `corpoAviso`. */
+              corpo: unknown;
+              /** @description Presente quando um corpo em JSON é mostrado como texto, e por quê (aninhamento acima de 64 níveis). */
+              corpoAviso?: string;
+              eventoId?: string;
+              headers: {
+                [key: string]: string;
+              };
+              id: number;
+              motivo?: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              recebidoEm: string;
+              respondeuStatus: number;
+              tentativa?: string;
+              tipo?: string;
+            }[];
+            responderStatus: number;
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Receptor não encontrado. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
+      429: {
+        headers: {
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  apagarEventosReceptorPorToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Token do receptor (prefixo `sbx_`). */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Eventos apagados. */
+      204: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Receptor não encontrado. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
+      429: {
+        headers: {
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  acompanharEventosReceptor: {
+    parameters: {
+      query?: {
+        /** @description Id do último registro já visto (o cabeçalho `Last-Event-ID` prevalece). */
+        desde?: number;
+      };
+      header?: {
+        /** @description Id do último registro já visto (reconexão). */
+        'last-event-id'?: string;
+      };
+      path: {
+        /** @description Token do receptor (prefixo `sbx_`). */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Fluxo de eventos (não termina enquanto o cliente estiver conectado). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description `desde` ou `Last-Event-ID` que não é um id de registro. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Receptor não encontrado. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Conexões demais com este token, ou fluxos abertos demais para este receptor. */
+      429: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  definirStatusReceptor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Token do receptor (prefixo `sbx_`). */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Status com que o receptor responde: 200, 202, 204, 400, 401, 404, 500, 502, 503.
+           * @enum {integer}
+           */
+          responderStatus: 200 | 202 | 204 | 400 | 401 | 404 | 500 | 502 | 503;
+        };
+      };
+    };
+    responses: {
+      /** @description Status com que o receptor passa a responder. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            responderStatus: number;
+          };
+        };
+      };
+      /** @description responderStatus fora dos valores aceitos. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "status_invalido",
+           *       "message": "Status inválido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'status_invalido' | 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Receptor não encontrado. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
+      429: {
+        headers: {
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  apagarEventosReceptor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Eventos apagados. */
+      204: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description O canal ainda não criou seu receptor. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  consultarWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description O webhook do canal (nunca o segredo). */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ambiente": "SANDBOX",
+           *       "url": "https://hooks.fintech.example/consigna",
+           *       "eventos": [],
+           *       "ativo": true,
+           *       "criadoEm": "2026-11-22T14:03:23.123Z",
+           *       "atualizadoEm": "2026-11-22T14:03:23.123Z"
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            ambiente: 'SANDBOX' | 'REAL';
+            /** @description Sempre true: o serviço nunca desativa um webhook sozinho. */
+            ativo: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            atualizadoEm: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            criadoEm: string;
+            /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
+            eventos: string[];
+            /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
+            segredo?: string;
+            /**
+             * Format: date-time
+             * @description Durante a rotação: até quando o segredo anterior ainda assina.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            segredoAnteriorValidoAte?: string;
+            url: string;
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Nenhum webhook registrado para o canal. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  registrarWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Tipos `proposta.*` a assinar, sem repetição; vazia ou ausente = todos. `webhook.teste` não é aceito. */
+          eventos?: (
+            | 'proposta.criada'
+            | 'proposta.aguardando_formalizacao'
+            | 'proposta.formalizada'
+            | 'proposta.aprovada'
+            | 'proposta.recusada'
+            | 'proposta.cancelada'
+            | 'proposta.falha'
+          )[];
+          /**
+           * @description https, nome DNS público (sem IP, sem localhost, sem nome de um rótulo, sem .local/.internal/.localhost), sem usuário/senha, porta 443 ou acima de 1024, até 2.048 caracteres, sem espaços, caracteres de controle, controles de direção de texto ou UTF-16 malformado. A URL do receptor de testes desta instância é sempre aceita.
+           * @example https://hooks.fintech.example/consigna
+           */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Webhook atualizado (o segredo não é mostrado de novo). */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ambiente": "SANDBOX",
+           *       "url": "https://hooks.fintech.example/consigna",
+           *       "eventos": [],
+           *       "ativo": true,
+           *       "criadoEm": "2026-11-22T14:03:23.123Z",
+           *       "atualizadoEm": "2026-11-22T14:03:23.123Z"
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            ambiente: 'SANDBOX' | 'REAL';
+            /** @description Sempre true: o serviço nunca desativa um webhook sozinho. */
+            ativo: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            atualizadoEm: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            criadoEm: string;
+            /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
+            eventos: string[];
+            /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
+            segredo?: string;
+            /**
+             * Format: date-time
+             * @description Durante a rotação: até quando o segredo anterior ainda assina.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            segredoAnteriorValidoAte?: string;
+            url: string;
+          };
+        };
+      };
+      /** @description Webhook criado; `segredo` aparece somente aqui. */
+      201: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ambiente": "SANDBOX",
+           *       "url": "https://hooks.fintech.example/consigna",
+           *       "eventos": [],
+           *       "ativo": true,
+           *       "criadoEm": "2026-11-22T14:03:23.123Z",
+           *       "atualizadoEm": "2026-11-22T14:03:23.123Z",
+           *       "segredo": "whsec_5G1nVb0oYl7m3Q9sJ2xT8aZkR4cW6eH1uD0pF7yN3iM="
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            ambiente: 'SANDBOX' | 'REAL';
+            /** @description Sempre true: o serviço nunca desativa um webhook sozinho. */
+            ativo: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            atualizadoEm: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            criadoEm: string;
+            /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
+            eventos: string[];
+            /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
+            segredo?: string;
+            /**
+             * Format: date-time
+             * @description Durante a rotação: até quando o segredo anterior ainda assina.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            segredoAnteriorValidoAte?: string;
+            url: string;
+          };
+        };
+      };
+      /** @description URL ou lista de eventos inválida. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "url_invalida",
+           *       "message": "URL inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'url_invalida' | 'eventos_invalidos' | 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  removerWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removido. */
+      204: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Nenhum webhook registrado para o canal. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  listarEntregas: {
+    parameters: {
+      query?: {
+        /** @description De 1 a 100; padrão 20. */
+        limite?: number;
+        /** @description Filtro: PENDENTE, FALHOU ou ENTREGUE. */
+        status?: 'PENDENTE' | 'FALHOU' | 'ENTREGUE';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Entregas do canal. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            entregas: {
               /**
                * Format: date-time
                * @example 2026-11-22T14:03:23.123Z
@@ -4083,883 +4395,1121 @@ export interface paths {
               /** @description Texto curto: tempo esgotado, conexão recusada, HTTP 500, endereço recusado… */
               ultimoErro?: string;
               ultimoHttpStatus?: number;
-            };
+            }[];
           };
         };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Filtro de status ou limite inválido. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "status_invalido",
+           *       "message": "Status inválido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'status_invalido' | 'limite_invalido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Entrega inexistente, de outro canal, id que não é uuid, ou nenhum webhook registrado. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Nenhum webhook registrado para o canal. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description A entrega ainda está pendente. */
-        409: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "entrega_pendente",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'entrega_pendente';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
         };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
       };
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
   };
-  '/v1/webhooks/segredo': {
+  reenviarEntrega: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id da entrega. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A entrega como ficou depois da nova tentativa. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            criadoEm: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            entregueEm?: string;
+            /** Format: uuid */
+            eventoId: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Somente em PENDENTE.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            proximaTentativaEm?: string;
+            /** @enum {string} */
+            status: 'PENDENTE' | 'FALHOU' | 'ENTREGUE';
+            tentativas: number;
+            tipo: string;
+            ultimaLatenciaMs?: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            ultimaTentativaEm?: string;
+            /** @description Texto curto: tempo esgotado, conexão recusada, HTTP 500, endereço recusado… */
+            ultimoErro?: string;
+            ultimoHttpStatus?: number;
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Entrega inexistente, de outro canal, id que não é uuid, ou nenhum webhook registrado. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description A entrega ainda está pendente. */
+      409: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "entrega_pendente",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'entrega_pendente';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  rotacionarSegredo: {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Rotacionar o segredo
-     * @description Gera um novo segredo (mostrado uma única vez). O anterior continua válido por 24 horas: nesse período as assinaturas trazem dois `v1`. Rotacionar de novo dentro da janela mantém apenas o segredo anterior mais recente.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Novo segredo e validade do anterior. */
+      200: {
+        headers: {
+          'Cache-Control'?: 'no-store';
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ambiente": "SANDBOX",
+           *       "url": "https://hooks.fintech.example/consigna",
+           *       "eventos": [],
+           *       "ativo": true,
+           *       "criadoEm": "2026-11-22T14:03:23.123Z",
+           *       "atualizadoEm": "2026-11-22T14:03:23.123Z",
+           *       "segredo": "whsec_5G1nVb0oYl7m3Q9sJ2xT8aZkR4cW6eH1uD0pF7yN3iM="
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            ambiente: 'SANDBOX' | 'REAL';
+            /** @description Sempre true: o serviço nunca desativa um webhook sozinho. */
+            ativo: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            atualizadoEm: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            criadoEm: string;
+            /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
+            eventos: string[];
+            /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
+            segredo?: string;
+            /**
+             * Format: date-time
+             * @description Durante a rotação: até quando o segredo anterior ainda assina.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            segredoAnteriorValidoAte?: string;
+            url: string;
+          };
+        };
       };
-      requestBody?: never;
-      responses: {
-        /** @description Novo segredo e validade do anterior. */
-        200: {
-          headers: {
-            'Cache-Control'?: 'no-store';
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "ambiente": "SANDBOX",
-             *       "url": "https://hooks.fintech.example/consigna",
-             *       "eventos": [],
-             *       "ativo": true,
-             *       "criadoEm": "2026-11-22T14:03:23.123Z",
-             *       "atualizadoEm": "2026-11-22T14:03:23.123Z",
-             *       "segredo": "whsec_5G1nVb0oYl7m3Q9sJ2xT8aZkR4cW6eH1uD0pF7yN3iM="
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /** @enum {string} */
-              ambiente: 'SANDBOX' | 'REAL';
-              /** @description Sempre true: o serviço nunca desativa um webhook sozinho. */
-              ativo: boolean;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              atualizadoEm: string;
-              /**
-               * Format: date-time
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              criadoEm: string;
-              /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
-              eventos: string[];
-              /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
-              segredo?: string;
-              /**
-               * Format: date-time
-               * @description Durante a rotação: até quando o segredo anterior ainda assina.
-               * @example 2026-11-22T14:03:23.123Z
-               */
-              segredoAnteriorValidoAte?: string;
-              url: string;
-            };
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Nenhum webhook registrado para o canal. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Nenhum webhook registrado para o canal. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
         };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
       };
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
   };
-  '/v1/webhooks/teste': {
+  enviarEventoTeste: {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Enviar evento de teste
-     * @description Envia agora um `webhook.teste` assinado (corpo: `id`, `tipo`, `ocorridoEm`, `ambiente`, `mensagem`), fora da fila e sem novas tentativas. 200 mesmo quando o endpoint do canal responde com erro.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Resultado da entrega do evento de teste. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "entregue": true,
+           *       "httpStatus": 200,
+           *       "latenciaMs": 87
+           *     }
+           */
+          'application/json': {
+            entregue: boolean;
+            erro?: string;
+            httpStatus?: number;
+            latenciaMs: number;
+          };
+        };
       };
-      requestBody?: never;
-      responses: {
-        /** @description Resultado da entrega do evento de teste. */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "entregue": true,
-             *       "httpStatus": 200,
-             *       "latenciaMs": 87
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              entregue: boolean;
-              erro?: string;
-              httpStatus?: number;
-              latenciaMs: number;
-            };
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
-        400: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "requisicao_invalida",
-             *       "message": "Requisição inválida.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'requisicao_invalida';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Token ausente, inválido ou expirado. */
-        401: {
-          headers: {
-            /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
-            'WWW-Authenticate'?: string;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "unauthorized",
-             *       "message": "Token de acesso ausente, inválido ou expirado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'unauthorized';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
-        403: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Nenhum webhook registrado para o canal. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "forbidden",
-             *       "message": "Canal inativo ou endereço IP não autorizado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'forbidden';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Nenhum webhook registrado para o canal. */
-        404: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "nao_encontrado",
-             *       "message": "Recurso não encontrado.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'nao_encontrado';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Corpo acima do limite (64 KB). */
-        413: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "corpo_muito_grande",
-             *       "message": "Corpo da requisição acima do limite permitido.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'corpo_muito_grande';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Limite de requisições do canal excedido. */
-        429: {
-          headers: {
-            'RateLimit-Limit'?: number;
-            'RateLimit-Remaining'?: number;
-            'RateLimit-Reset'?: number;
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "limite_excedido",
-             *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'limite_excedido';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
-        /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
-        500: {
-          headers: {
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "code": "erro_interno",
-             *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
-             */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'erro_interno';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
-          };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
         };
-        /** @description Banco de dados indisponível; repita em instantes. */
-        503: {
-          headers: {
-            /** @description Segundos até uma nova tentativa ser aceita. */
-            'Retry-After'?: number;
-            /** @description Identificador da requisição; repetido como `requestId` nos erros. */
-            'X-Request-Id'?: string;
-            [name: string]: unknown;
-          };
-          content: {
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
             /**
-             * @example {
-             *       "code": "db_unavailable",
-             *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
-             *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
-             *     }
+             * @description Código estável para tratamento programático.
+             * @enum {string}
              */
-            'application/json': {
-              /**
-               * @description Código estável para tratamento programático.
-               * @enum {string}
-               */
-              code: 'db_unavailable';
-              /** @description Mensagem em pt-BR. */
-              message: string;
-              /** @description Igual ao cabeçalho X-Request-Id. */
-              requestId?: string;
-            };
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
           };
         };
       };
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
-export interface components {
-  schemas: never;
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
-}
-export type $defs = Record<string, never>;
-export type operations = Record<string, never>;

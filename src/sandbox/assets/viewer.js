@@ -1,9 +1,13 @@
-// Inbox viewer: polls the token-protected events endpoint and updates the list in
-// place, without reloading. Received events never change, so only new ones are
+// Inbox viewer: follows the inbox's event stream (…/eventos/fluxo, Server-Sent Events)
+// and, on each event, reads the token-protected events endpoint and updates the list in
+// place, without reloading. Without the stream (no EventSource, or while it reconnects)
+// it polls every 2 seconds; with it, a slow poll still catches what the stream does not
+// carry (events cleared, the answered status changed elsewhere). Received events never change, so only new ones are
 // added and deleted ones removed: what the reader opened, selected or focused stays.
 // Everything untrusted goes in through textContent, never HTML.
 (() => {
   const POLL_MS = 2000;
+  const LIVE_POLL_MS = 15000;
   const EMPTY_TEXT = 'Nenhum evento recebido ainda. Envie um teste com POST /v1/webhooks/teste.';
   const token = document.body.dataset.token;
   const list = document.getElementById('eventos');
@@ -21,6 +25,7 @@
   let asked = 0;
   let rendered = 0;
   let choosing = false;
+  let live = false;
 
   const el = (tag, className, text) => {
     const node = document.createElement(tag);
@@ -129,7 +134,7 @@
   async function refresh() {
     clearTimeout(timer);
     const seq = ++asked;
-    let wait = POLL_MS;
+    let wait = live ? LIVE_POLL_MS : POLL_MS;
     try {
       const response = await fetch(`${base}/eventos`, { cache: 'no-store' });
       if (seq < rendered) return;
@@ -150,7 +155,9 @@
       if (added > 0) say(added === 1 ? '1 evento novo.' : `${added} eventos novos.`);
       // A choice not applied yet is left alone; otherwise show the status in force.
       if (!choosing) select.value = String(data.responderStatus);
-      line.textContent = `Atualiza sozinho a cada 2 segundos. Atualizado às ${clock.format(new Date())} (horário de Brasília).`;
+      line.textContent = live
+        ? `Atualiza sozinho assim que um evento chega. Atualizado às ${clock.format(new Date())} (horário de Brasília).`
+        : `Atualiza sozinho a cada 2 segundos. Atualizado às ${clock.format(new Date())} (horário de Brasília).`;
     } catch {
       line.textContent = 'Sem conexão com o serviço; tentando de novo…';
     } finally {
@@ -206,4 +213,20 @@
   // The server-rendered list is current; the first poll only adds what came since.
   line.textContent = 'Atualiza sozinho a cada 2 segundos (horário de Brasília).';
   timer = setTimeout(refresh, POLL_MS);
+
+  // Pushed events: each one (and each (re)connection, which may follow a gap) reads the list.
+  if (typeof EventSource === 'function') {
+    const source = new EventSource(`${base}/eventos/fluxo`);
+    source.addEventListener('pronto', () => {
+      live = true;
+      void refresh();
+    });
+    source.addEventListener('evento', () => {
+      if (document.visibilityState !== 'hidden') void refresh();
+    });
+    source.addEventListener('error', () => {
+      live = false;
+      if (stopped) source.close();
+    });
+  }
 })();

@@ -1,17 +1,22 @@
 // Sends one signed request to a webhook: over the network through the SSRF-safe
 // client, or straight into this service's own test inbox when the URL is the inbox
-// URL (same headers, same signature, no network).
+// URL (same headers, same signature, no network). The headers are built here only,
+// for every path (worker, resend, test event, inbox): ours (X-Service-*) and the
+// Standard Webhooks ones (webhook-id, webhook-timestamp, webhook-signature), signed
+// with the same secrets at the same timestamp (docs/rules.md §5).
 import type { Clock } from '../../clock.ts';
 import type { Outbound, OutboundResult } from '../outbound.ts';
-import { signatureHeader } from '../signature.ts';
+import { signatureHeader, standardSignatureHeader } from '../signature.ts';
 import { inboxTokenOf } from '../inbox-address.ts';
 
 export interface OutgoingEvent {
   url: string;
   body: string;
+  /** Also the Standard Webhooks `webhook-id`: the same on every attempt of the event. */
   eventId: string;
   tipo: string;
   attempt: number;
+  /** Current first, then the previous during its window. */
   secrets: string[];
 }
 
@@ -56,6 +61,9 @@ export function createDeliverer(options: {
         'x-service-event-id': event.eventId,
         'x-service-event-type': event.tipo,
         'x-service-delivery-attempt': String(event.attempt),
+        'webhook-id': event.eventId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': standardSignatureHeader(event.secrets, event.eventId, timestamp, event.body),
       };
       const inboxToken = options.inbox ? inboxTokenOf(event.url, options.publicBaseUrl) : undefined;
       if (inboxToken === undefined || !options.inbox) {

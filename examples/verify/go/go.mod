@@ -1,0 +1,3 @@
+module consigna.example/verify
+
+go 1.18

@@ -1,0 +1,223 @@
+// `listen`: forwards the sandbox's webhooks to a URL on the developer's machine.
+// The channel's test inbox is made the registered webhook; its Server-Sent Events
+// stream (GET /v1/sandbox/receptor/{token}/eventos/fluxo) pushes each event as the
+// inbox receives it, with the exact bytes and headers the service signed; each is
+// POSTed to the local URL unchanged, so the developer's code verifies it with the
+// channel's real webhook secret. A dropped stream reconnects with Last-Event-ID, and
+// the inbox's 50 newest events are replayed from there: nothing it kept is missed.
+import type { Consigna } from './client.ts';
+import { ConsignaError } from './errors.ts';
+import type { Inbox, InboxEvent } from './types.ts';
+
+/** One event as the stream carries it: the inbox's record plus the exact bytes received. */
+export type StreamedEvent = InboxEvent & { corpoBase64: string };
+
+export interface ForwardResult {
+  event: StreamedEvent;
+  /** Status the local server answered; undefined when it could not be reached. */
+  status?: number;
+  latencyMs: number;
+  /** Why the local server could not be reached (pt-BR). */
+  error?: string;
+}
+
+export interface ListenOptions {
+  consigna: Consigna;
+  /** The local URL each event is POSTed to, e.g. `http://localhost:4000/webhooks`. */
+  forwardTo: string;
+  /**
+   * Asked before another URL registered as the channel's webhook is replaced by the
+   * inbox. Without it, another URL is never replaced (an error is thrown instead).
+   */
+  confirmReplace?: (currentUrl: string) => Promise<boolean>;
+  /** Each event after its forward. */
+  onForward?: (result: ForwardResult) => void;
+  /** Connection news, in pt-BR: connected, lost, reconnecting. */
+  onStatus?: (message: string) => void;
+  /**
+   * A new webhook secret even when the inbox was already the webhook (the secret is
+   * shown only when issued); the previous one stays valid for 24 h.
+   */
+  rotateSecret?: boolean;
+  /** Timeout of each forward, in ms (default 10 000). */
+  forwardTimeoutMs?: number;
+  /** Stops listening. */
+  signal?: AbortSignal;
+  /** fetch for the stream and the forwards (default: the global fetch). */
+  fetch?: typeof fetch;
+}
+
+export interface Listening {
+  inbox: Inbox;
+  /** The webhook secret, when this call issued one: it registered the webhook, or rotated the secret. */
+  newSecret?: string;
+  /** Settles when listening stops (the signal aborted). */
+  done: Promise<void>;
+}
+
+/** Headers never forwarded: they describe the hop to the inbox, not the signed message. */
+const HOP_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'expect',
+  'te',
+  'upgrade',
+  'accept-encoding',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+]);
+
+/** The inbox registered as the webhook, then the stream followed until `signal` aborts. */
+export async function listen(options: ListenOptions): Promise<Listening> {
+  const { consigna } = options;
+  const inbox = await consigna.ensureInbox();
+  let newSecret = await ensureInboxIsWebhook(options, inbox);
+  if (!newSecret && options.rotateSecret) newSecret = (await consigna.rotateWebhookSecret()).segredo;
+  const done = follow(options, inbox);
+  return { inbox, ...(newSecret ? { newSecret } : {}), done };
+}
+
+async function ensureInboxIsWebhook(options: ListenOptions, inbox: Inbox): Promise<string | undefined> {
+  const current = await options.consigna.getWebhook().catch((error: unknown) => {
+    if (error instanceof ConsignaError && error.status === 404) return undefined;
+    throw error;
+  });
+  if (current?.url === inbox.url) return undefined;
+  if (current) {
+    const replace = options.confirmReplace ? await options.confirmReplace(current.url) : false;
+    if (!replace) {
+      throw new Error(`O webhook do canal aponta para ${current.url}; nada foi alterado. Confirme a troca para usar o listen.`);
+    }
+  }
+  const registered = await options.consigna.putWebhook({ url: inbox.url });
+  return registered.segredo;
+}
+
+async function follow(options: ListenOptions, inbox: Inbox): Promise<void> {
+  const fetchImpl = options.fetch ?? fetch;
+  const streamUrl = `${inbox.url}/eventos/fluxo`;
+  const status = options.onStatus ?? (() => {});
+  let lastId: string | undefined;
+  let retryMs = 2000;
+  let lost = false;
+  while (!options.signal?.aborted) {
+    try {
+      const response = await fetchImpl(streamUrl, {
+        headers: { accept: 'text/event-stream', ...(lastId !== undefined ? { 'last-event-id': lastId } : {}) },
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      if (!response.ok || !response.body) throw new Error(`o serviço respondeu ${response.status}`);
+      status(lost ? 'reconectado: recebendo eventos de novo' : `recebendo eventos; encaminhando para ${options.forwardTo}`);
+      lost = false;
+      for await (const message of serverSentEvents(response.body)) {
+        if (message.retry !== undefined) retryMs = message.retry;
+        if (message.id !== undefined) lastId = message.id;
+        if (message.event === 'evento') {
+          const result = await forward(options, JSON.parse(message.data) as StreamedEvent);
+          options.onForward?.(result);
+        }
+      }
+      throw new Error('o serviço encerrou a conexão');
+    } catch (error) {
+      if (options.signal?.aborted) return;
+      if (!lost) status(`conexão com o serviço perdida (${describe(error)}); reconectando…`);
+      lost = true;
+      await sleep(retryMs, options.signal);
+    }
+  }
+}
+
+/** POSTs the event's exact bytes with the headers it was signed with. */
+export async function forward(options: Pick<ListenOptions, 'forwardTo' | 'forwardTimeoutMs' | 'fetch'>, event: StreamedEvent) {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.headers)) if (!HOP_HEADERS.has(name)) headers[name] = value;
+  const started = performance.now();
+  try {
+    const response = await (options.fetch ?? fetch)(options.forwardTo, {
+      method: 'POST',
+      headers,
+      body: Buffer.from(event.corpoBase64, 'base64'),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(options.forwardTimeoutMs ?? 10_000),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    return { event, status: response.status, latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { event, latencyMs: Math.round(performance.now() - started), error: describe(error) };
+  }
+}
+
+/** One line per event: time, type, attempt, the local answer and its latency. */
+export function forwardLine({ event, status, latencyMs, error }: ForwardResult, at = new Date()): string {
+  const time = at.toTimeString().slice(0, 8);
+  const answer = status !== undefined ? `${status}` : `falhou: ${error} (o servidor local está no ar?)`;
+  return `${time}  ${event.tipo ?? '(sem tipo)'}  tentativa ${event.tentativa ?? '?'}  → ${answer}  ${latencyMs} ms`;
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code;
+  if (cause === 'ECONNREFUSED') return 'conexão recusada';
+  if (cause === 'ENOTFOUND') return 'nome não encontrado';
+  if (cause === 'ECONNRESET' || cause === 'UND_ERR_SOCKET') return 'conexão interrompida';
+  if ((error as Error)?.name === 'TimeoutError') return 'tempo esgotado';
+  return (error as Error)?.message ?? String(error);
+}
+
+interface Message {
+  event: string;
+  data: string;
+  id?: string;
+  retry?: number;
+}
+
+/** The messages of a text/event-stream body (WHATWG HTML, "Server-sent events"). */
+export async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Message> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let message: Message = { event: 'message', data: '' };
+  let hasData = false;
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let newline: number;
+    while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+      // A lone CR at the end may be the first half of a CRLF still to come.
+      if (buffer[newline] === '\r' && newline === buffer.length - 1) break;
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
+      if (line === '') {
+        if (hasData || message.id !== undefined || message.retry !== undefined) yield message;
+        message = { event: 'message', data: '' };
+        hasData = false;
+        continue;
+      }
+      if (line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'event') message.event = value;
+      else if (field === 'data') {
+        message.data = hasData ? `${message.data}\n${value}` : value;
+        hasData = true;
+      } else if (field === 'id' && !value.includes('\0')) message.id = value;
+      else if (field === 'retry' && /^\d+$/.test(value)) message.retry = Number(value);
+    }
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
