@@ -14,6 +14,7 @@ import { registerSimulatorRoutes } from './proposals/simulator.routes.ts';
 import { registerJourneyRoutes } from './journey/journey.routes.ts';
 import { registerJourneySimulationRoutes } from './journey/simulation.routes.ts';
 import { journeyAssets } from './journey/views/assets.ts';
+import { registerEventRoutes } from './events/events.routes.ts';
 import { registerWebhookRoutes } from './webhooks/webhooks.routes.ts';
 import { registerInboxRoutes } from './sandbox/inbox.routes.ts';
 import { registerInboxStreamRoutes } from './sandbox/inbox-stream.routes.ts';
@@ -34,6 +35,7 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerSimulatorRoutes(app, ctx);
   registerJourneySimulationRoutes(app, ctx);
   registerJourneyRoutes(app, ctx, limiter);
+  registerEventRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   if (ctx.config.ambiente === 'SANDBOX') {
     registerInboxRoutes(app, ctx, limiter);

@@ -11,6 +11,7 @@ import {
   rotateClientSecret,
   setChannelActive,
 } from '../channels/channels.service.ts';
+import { channelsHealth, type ChannelHealth } from '../webhooks/webhooks.service.ts';
 
 export async function runChannelsCommand(config: Config, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -23,7 +24,7 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
       json: { type: 'boolean', default: false },
     },
   });
-  const known = ['create', 'list', 'deactivate', 'activate', 'rotate-secret'];
+  const known = ['create', 'list', 'deactivate', 'activate', 'rotate-secret', 'health'];
   if (!sub || !known.includes(sub)) throw new ChannelInputError(`expected one of: channels ${known.join(' | ')}`);
   if (sub === 'create' && !values.name) throw new ChannelInputError('channels create needs --name NAME');
   const id = positionals[0];
@@ -73,6 +74,10 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
         }
         return 0;
       }
+      case 'health': {
+        printHealth(await channelsHealth(ctx), values.json ?? false);
+        return 0;
+      }
       case 'deactivate':
       case 'activate': {
         const channel = await setChannelActive(ctx, id!, sub === 'activate');
@@ -92,5 +97,24 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
     return 1;
   } finally {
     await ctx.release();
+  }
+}
+
+function printHealth(channels: ChannelHealth[], json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify(channels, null, 2));
+    return;
+  }
+  if (channels.length === 0) {
+    console.log('No channel has a webhook registered.');
+    return;
+  }
+  for (const c of channels) {
+    const s = c.saude;
+    const state = s.contido ? `CONTAINED since ${s.contidoDesde}` : s.falhasSeguidas > 0 ? 'failing' : 'ok';
+    console.log(
+      `${c.canalId}  ${c.nome}  ${c.host}  ${state}  failures in a row ${s.falhasSeguidas}  pending ${s.pendentes}  failed ${s.falhas}` +
+        `  last success ${s.ultimoSucessoEm ?? '-'}  last failure ${s.ultimaFalhaEm ? `${s.ultimaFalhaEm} (${s.ultimaFalhaMotivo ?? '?'})` : '-'}`,
+    );
   }
 }

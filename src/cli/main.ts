@@ -24,6 +24,8 @@ Channels:
   channels deactivate ID
   channels activate ID
   channels rotate-secret ID [--json]
+  channels health [--json]        each channel's webhook endpoint: failures in a row, contained,
+                                  last success, last failure and why, pending and failed deliveries
 
 Configuration comes from environment variables; see README.md.`;
 

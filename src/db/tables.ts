@@ -109,6 +109,8 @@ export interface EventsTable {
   tipo: string;
   payload: string;
   ocorrido_em: Timestamp;
+  /** Set by the database (the writing transaction's id); read as text. */
+  xid: ColumnType<string | null, never, never>;
 }
 
 export interface WebhooksTable {

@@ -65,3 +65,42 @@ export async function channelOfInbox(db: DB, tokenHash: Buffer): Promise<string 
   const row = await db.selectFrom('inboxes').select('channel_id').where('token_hash', '=', tokenHash).executeTakeFirst();
   return row?.channel_id;
 }
+
+export interface HealthRow {
+  channel_id: string;
+  failures: number | null;
+  contained_since: Date | null;
+  last_success_at: Date | null;
+  last_failure_at: Date | null;
+  last_failure_reason: string | null;
+  pending: number;
+  failed: number;
+}
+
+/**
+ * How the endpoint of each given channel has been answering (kept by the delivery
+ * workers, delivery/channel-health.ts) and its PENDENTE and FALHOU deliveries, counted
+ * on their partial indexes.
+ */
+export async function endpointHealth(db: DB, channelIds: readonly string[]): Promise<HealthRow[]> {
+  if (channelIds.length === 0) return [];
+  const { rows } = await sql<HealthRow>`
+    select c.id as channel_id, h.failures, h.contained_since, h.last_success_at, h.last_failure_at, h.last_failure_reason,
+      (select count(*) from deliveries d where d.channel_id = c.id and d.status = 'PENDENTE')::int as pending,
+      (select count(*) from deliveries d where d.channel_id = c.id and d.status = 'FALHOU')::int as failed
+    from unnest(${channelIds as string[]}::uuid[]) as c(id)
+    left join delivery_channels h on h.channel_id = c.id
+  `.execute(db);
+  return rows;
+}
+
+/** Every registered webhook with its channel's name, by channel name. */
+export function webhooksWithChannel(db: DB): Promise<Array<{ channel_id: string; name: string; url: string }>> {
+  return db
+    .selectFrom('webhooks as w')
+    .innerJoin('channels as c', 'c.id', 'w.channel_id')
+    .select(['w.channel_id', 'c.name', 'w.url'])
+    .orderBy('c.name')
+    .orderBy('w.channel_id')
+    .execute();
+}

@@ -1,6 +1,13 @@
 import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
-import { deleteWebhook, registerWebhook, requireWebhook, rotateSecret, toWebhookResource } from './webhooks.service.ts';
+import {
+  deleteWebhook,
+  registerWebhook,
+  requireWebhook,
+  rotateSecret,
+  toWebhookResource,
+  webhookHealth,
+} from './webhooks.service.ts';
 import { listDeliveries, resendDelivery, sendTestEvent } from './deliveries.service.ts';
 import type { DeliveryStatus } from '../db/tables.ts';
 import {
@@ -29,9 +36,10 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
     },
   );
 
-  app.get('/v1/webhooks', { config: bearer, schema: getWebhookSchema }, async (request) =>
-    toWebhookResource(ctx, await requireWebhook(ctx, request.channel!.id)),
-  );
+  app.get('/v1/webhooks', { config: bearer, schema: getWebhookSchema }, async (request) => ({
+    ...toWebhookResource(ctx, await requireWebhook(ctx, request.channel!.id)),
+    saude: await webhookHealth(ctx, request.channel!.id),
+  }));
 
   app.delete('/v1/webhooks', { config: bearer, schema: deleteWebhookSchema }, async (request, reply) => {
     await deleteWebhook(ctx, request.channel!.id);

@@ -16,6 +16,23 @@ const webhookExample = {
   atualizadoEm: '2026-11-22T14:03:23.123Z',
 };
 
+/** GET /v1/webhooks only: the endpoint seen from the delivery engine. */
+const Saude = Type.Object(
+  {
+    falhasSeguidas: Type.Integer({ minimum: 0, description: 'Tentativas seguidas que falharam (zera numa resposta 2xx).' }),
+    contido: Type.Boolean({
+      description: 'true depois de 3 falhas seguidas: uma tentativa por vez, 1 s entre elas, até uma resposta 2xx.',
+    }),
+    contidoDesde: Type.Optional(DateTime()),
+    ultimoSucessoEm: Type.Optional(DateTime('Última tentativa respondida com 2xx.')),
+    ultimaFalhaEm: Type.Optional(DateTime()),
+    ultimaFalhaMotivo: Type.Optional(Type.String({ description: 'Tempo esgotado, conexão recusada, HTTP 500…' })),
+    pendentes: Type.Integer({ minimum: 0, description: 'Entregas PENDENTE (na fila ou aguardando nova tentativa).' }),
+    falhas: Type.Integer({ minimum: 0, description: 'Entregas FALHOU (podem ser reenviadas).' }),
+  },
+  { additionalProperties: false },
+);
+
 const Webhook = (withSecret: boolean) =>
   Type.Object(
     {
@@ -31,6 +48,7 @@ const Webhook = (withSecret: boolean) =>
         }),
       ),
       segredoAnteriorValidoAte: Type.Optional(DateTime('Durante a rotação: até quando o segredo anterior ainda assina.')),
+      saude: Type.Optional(Saude),
     },
     {
       additionalProperties: false,
@@ -102,10 +120,12 @@ export const getWebhookSchema = {
   tags: ['Webhooks'],
   summary: 'Consultar o webhook',
   operationId: 'consultarWebhook',
-  description: 'Nunca traz o segredo.',
+  description:
+    'Nunca traz o segredo. `saude` mostra como o seu endpoint tem respondido às entregas: falhas seguidas, se está contido ' +
+    '(uma tentativa por vez), o último sucesso, a última falha com o motivo, e as entregas pendentes e com falha.',
   security: [{ bearerAuth: [] }],
   response: {
-    200: withHeaders(Webhook(false), {}, 'O webhook do canal (nunca o segredo).'),
+    200: withHeaders(Webhook(false), {}, 'O webhook do canal (nunca o segredo), com `saude`.'),
     404: noWebhook,
     ...bearerErrors(),
   },

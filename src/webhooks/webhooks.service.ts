@@ -12,6 +12,9 @@ import {
   findWebhookRow,
   replaceSecret,
   upsertWebhook,
+  endpointHealth,
+  webhooksWithChannel,
+  type HealthRow,
   type WebhookRow,
 } from './webhooks.repository.ts';
 import { hashInboxToken, inboxTokenOf } from './inbox-address.ts';
@@ -23,6 +26,63 @@ const noWebhook = () => notFound('Nenhum webhook registrado para este canal.');
 
 export const PREVIOUS_SECRET_SECONDS = 24 * 3600;
 
+/** How the channel's endpoint has been answering the delivery engine. */
+export interface EndpointHealth {
+  falhasSeguidas: number;
+  contido: boolean;
+  contidoDesde?: string;
+  ultimoSucessoEm?: string;
+  ultimaFalhaEm?: string;
+  ultimaFalhaMotivo?: string;
+  pendentes: number;
+  falhas: number;
+}
+
+export function toEndpointHealth(row: HealthRow): EndpointHealth {
+  return {
+    falhasSeguidas: row.failures ?? 0,
+    contido: row.contained_since !== null,
+    ...(row.contained_since ? { contidoDesde: row.contained_since.toISOString() } : {}),
+    ...(row.last_success_at ? { ultimoSucessoEm: row.last_success_at.toISOString() } : {}),
+    ...(row.last_failure_at ? { ultimaFalhaEm: row.last_failure_at.toISOString() } : {}),
+    ...(row.last_failure_reason ? { ultimaFalhaMotivo: row.last_failure_reason } : {}),
+    pendentes: row.pending,
+    falhas: row.failed,
+  };
+}
+
+export async function webhookHealth(deps: Pick<Context, 'database'>, channelId: string): Promise<EndpointHealth> {
+  const [row] = await endpointHealth(deps.database.db, [channelId]);
+  return toEndpointHealth(row!);
+}
+
+export interface ChannelHealth {
+  canalId: string;
+  nome: string;
+  /** The webhook's host only: the path may carry a channel's own token. */
+  host: string;
+  saude: EndpointHealth;
+}
+
+/** Every channel with a webhook, for operators (`consigna channels health`). */
+export async function channelsHealth(deps: Pick<Context, 'database'>): Promise<ChannelHealth[]> {
+  const hooks = await webhooksWithChannel(deps.database.db);
+  const health = new Map(
+    (
+      await endpointHealth(
+        deps.database.db,
+        hooks.map((h) => h.channel_id),
+      )
+    ).map((r) => [r.channel_id, r]),
+  );
+  return hooks.map((h) => ({
+    canalId: h.channel_id,
+    nome: h.name,
+    host: URL.canParse(h.url) ? new URL(h.url).host : '?',
+    saude: toEndpointHealth(health.get(h.channel_id)!),
+  }));
+}
+
 export interface WebhookResource {
   ambiente: string;
   url: string;
@@ -32,6 +92,8 @@ export interface WebhookResource {
   atualizadoEm: string;
   segredo?: string;
   segredoAnteriorValidoAte?: string;
+  /** Only on GET /v1/webhooks. */
+  saude?: EndpointHealth;
 }
 
 export function toWebhookResource(deps: Pick<Context, 'config' | 'clock'>, row: WebhookRow, segredo?: string): WebhookResource {

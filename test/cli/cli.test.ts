@@ -78,6 +78,11 @@ describe('consigna CLI (embedded database)', () => {
     expect(rotated.clientSecret).toMatch(/^csk_/);
   });
 
+  it('shows each channel’s endpoint health (none without a webhook)', async () => {
+    expect((await consigna(['channels', 'health'])).stdout).toContain('No channel has a webhook registered.');
+    expect(JSON.parse((await consigna(['channels', 'health', '--json'])).stdout)).toEqual([]);
+  });
+
   it('refuses bad input with exit code 1 and no stack trace', async () => {
     for (const args of [
       ['channels', 'create'],

@@ -185,6 +185,17 @@ describe('every endpoint through its typed method', () => {
     expect(await consigna.simulateProposal(link.id, 'FORMALIZADA')).toEqual({ status: 'FORMALIZADA', alterado: true });
     expect(await consigna.simulateProposal(link.id, 'FORMALIZADA')).toEqual({ status: 'FORMALIZADA', alterado: false });
     expect((await consigna.getLink(link.id)).proposta?.status).toBe('FORMALIZADA');
+    // The same history through the events API, one page per event.
+    await waitFor(async () => (await consigna.listEvents({ linkId: link.id })).eventos.length === 3, {
+      what: 'three events listed',
+    });
+    const history: string[] = [];
+    for await (const event of consigna.events({ linkId: link.id, limite: 1 })) history.push(event.tipo);
+    expect(history).toEqual(['proposta.formalizada', 'proposta.aguardando_formalizacao', 'proposta.criada']);
+    const [newest] = (await consigna.listEvents({ linkId: link.id, limite: 1, entregue: true })).eventos.concat(
+      (await consigna.listEvents({ linkId: link.id, limite: 1 })).eventos,
+    );
+    expect((await consigna.getEvent(newest!.id)).id).toBe(newest!.id);
     // Its event is delivered by the worker, on its own time: let it land before the inbox is cleared below.
     await waitFor(
       async () => (await consigna.listInboxEvents(inbox.url)).eventos.some((e) => e.tipo === 'proposta.formalizada'),

@@ -16,6 +16,8 @@ const METHODS: Record<string, keyof Consigna | null> = {
   'GET /v1/links/{id}': 'getLink',
   'POST /v1/links/{id}/proposta/simular': 'simulateProposal',
   'POST /v1/links/{id}/jornada/simular': 'simulateJourney',
+  'GET /v1/eventos': 'listEvents',
+  'GET /v1/eventos/{id}': 'getEvent',
   'PUT /v1/webhooks': 'putWebhook',
   'GET /v1/webhooks': 'getWebhook',
   'DELETE /v1/webhooks': 'deleteWebhook',

@@ -14,11 +14,14 @@ import type {
   InboxEvents,
   InboxResponderStatus,
   Link,
+  EventList,
   ListDeliveriesQuery,
+  ListEventsQuery,
   Ping,
   PutWebhookInput,
   SimulatedStatus,
   SimulationResult,
+  StoredEvent,
   TestEventResult,
   TokenResponse,
   Webhook,
@@ -90,7 +93,7 @@ type RetryPolicy = 'always' | 'unavailable';
 interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
-  query?: Record<string, string | number | undefined> | undefined;
+  query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
   /** Sends the access token (default true). */
   auth?: boolean;
@@ -228,6 +231,31 @@ export class Consigna {
       retry: 'always',
       call: options,
     });
+  }
+
+  // ---- Events ----
+
+  /**
+   * `GET /v1/eventos`: the channel's proposal events, newest first (the bodies the
+   * webhooks carry). Pass `proximoCursor` back as `cursor` for the next (older) page.
+   */
+  listEvents(query: ListEventsQuery = {}, options?: CallOptions): Promise<EventList> {
+    return this.#send({ method: 'GET', path: '/v1/eventos', query, retry: 'always', call: options });
+  }
+
+  /** `GET /v1/eventos/{id}`: one event's body (as signed). */
+  getEvent(id: string, options?: CallOptions): Promise<StoredEvent> {
+    return this.#send({ method: 'GET', path: `/v1/eventos/${encodeURIComponent(id)}`, retry: 'always', call: options });
+  }
+
+  /** Every event matching `query`, newest first, page by page (`limite` per request). */
+  async *events(query: Omit<ListEventsQuery, 'cursor'> = {}, options?: CallOptions): AsyncGenerator<StoredEvent> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listEvents({ ...query, ...(cursor ? { cursor } : {}) }, options);
+      yield* page.eventos as StoredEvent[];
+      cursor = page.proximoCursor;
+    } while (cursor);
   }
 
   // ---- Webhook ----

@@ -36,6 +36,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/eventos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Listar os eventos do canal
+     * @description Os eventos de proposta do canal, do mais recente ao mais antigo, com os mesmos corpos que os webhooks levam: dá para reconstruir o estado de cada link só com esta lista. Páginas por cursor: passe o `proximoCursor` da resposta para a página seguinte (mais antiga). O cursor é estável enquanto eventos novos chegam: eles aparecem no topo, nunca deslocam nem pulam as páginas seguintes. Um evento entra na lista quando toda transação mais antiga que a dele terminou (normalmente milissegundos). Os filtros valem juntos; com cursor, use os mesmos filtros da primeira página.
+     */
+    get: operations['listarEventos'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/eventos/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Consultar um evento
+     * @description O corpo do evento byte a byte como foi assinado (o mesmo das entregas). Evento de outro canal: 404.
+     */
+    get: operations['consultarEvento'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/links': {
     parameters: {
       query?: never;
@@ -286,7 +326,7 @@ export interface paths {
     };
     /**
      * Consultar o webhook
-     * @description Nunca traz o segredo.
+     * @description Nunca traz o segredo. `saude` mostra como o seu endpoint tem respondido às entregas: falhas seguidas, se está contido (uma tentativa por vez), o último sucesso, a última falha com o motivo, e as entregas pendentes e com falha.
      */
     get: operations['consultarWebhook'];
     /**
@@ -444,6 +484,605 @@ export interface operations {
       /** @description Banco de dados indisponível. */
       503: {
         headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  listarEventos: {
+    parameters: {
+      query?: {
+        /**
+         * @description Só eventos com `ocorridoEm` antes deste instante (exclusive).
+         * @example 2026-11-22T14:03:23.123Z
+         */
+        ate?: string;
+        /** @description `proximoCursor` da página anterior. */
+        cursor?: string;
+        /**
+         * @description Só eventos com `ocorridoEm` a partir deste instante (inclusive).
+         * @example 2026-11-22T14:03:23.123Z
+         */
+        desde?: string;
+        /** @description `true`: só eventos já entregues ao webhook; `false`: ainda não entregues (ou sem webhook). */
+        entregue?: boolean;
+        /** @description De 1 a 100; padrão 20. */
+        limite?: number;
+        /** @description Só eventos deste link. */
+        linkId?: string;
+        /** @description Só eventos deste tipo. */
+        tipo?:
+          | 'proposta.criada'
+          | 'proposta.aguardando_formalizacao'
+          | 'proposta.formalizada'
+          | 'proposta.aprovada'
+          | 'proposta.recusada'
+          | 'proposta.cancelada'
+          | 'proposta.falha';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Uma página de eventos, do mais recente ao mais antigo. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            eventos: {
+              /** @enum {string} */
+              ambiente: 'SANDBOX' | 'REAL';
+              /**
+               * Format: uuid
+               * @description Igual a `X-Service-Event-Id` e `webhook-id` da entrega.
+               */
+              id: string;
+              link: {
+                /** Format: uuid */
+                id: string;
+                referenciaExterna: string | null;
+              };
+              /** @description Somente em `proposta.falha`. */
+              motivo?: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              ocorridoEm: string;
+              /** @description Em `proposta.falha` ainda não há proposta: só `valor`, `parcelas` e `valorParcela`. */
+              proposta: {
+                numero?: number;
+                parcelas: number;
+                status?: string;
+                valor: number;
+                valorParcela: number;
+              };
+              /** @enum {string} */
+              tipo:
+                | 'proposta.criada'
+                | 'proposta.aguardando_formalizacao'
+                | 'proposta.formalizada'
+                | 'proposta.aprovada'
+                | 'proposta.recusada'
+                | 'proposta.cancelada'
+                | 'proposta.falha';
+            }[];
+            /** @description Ausente na última página. */
+            proximoCursor?: string;
+          };
+        };
+      };
+      /** @description Parâmetro inválido (o `code` diz qual) ou `desde` que não é anterior a `ate`. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "cursor_invalido",
+           *       "message": "Cursor inválido: use o proximoCursor devolvido pela página anterior.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code:
+              | 'cursor_invalido'
+              | 'limite_invalido'
+              | 'tipo_invalido'
+              | 'link_id_invalido'
+              | 'desde_invalido'
+              | 'ate_invalido'
+              | 'periodo_invalido'
+              | 'entregue_invalido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  consultarEvento: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id do evento. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description O corpo do evento, exatamente os bytes assinados. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            ambiente: 'SANDBOX' | 'REAL';
+            /**
+             * Format: uuid
+             * @description Igual a `X-Service-Event-Id` e `webhook-id` da entrega.
+             */
+            id: string;
+            link: {
+              /** Format: uuid */
+              id: string;
+              referenciaExterna: string | null;
+            };
+            /** @description Somente em `proposta.falha`. */
+            motivo?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            ocorridoEm: string;
+            /** @description Em `proposta.falha` ainda não há proposta: só `valor`, `parcelas` e `valorParcela`. */
+            proposta: {
+              numero?: number;
+              parcelas: number;
+              status?: string;
+              valor: number;
+              valorParcela: number;
+            };
+            /** @enum {string} */
+            tipo:
+              | 'proposta.criada'
+              | 'proposta.aguardando_formalizacao'
+              | 'proposta.formalizada'
+              | 'proposta.aprovada'
+              | 'proposta.recusada'
+              | 'proposta.cancelada'
+              | 'proposta.falha';
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Evento inexistente, de outro canal, ou id que não é uuid. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
           /** @description Identificador da requisição; repetido como `requestId` nos erros. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
@@ -3471,7 +4110,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description O webhook do canal (nunca o segredo). */
+      /** @description O webhook do canal (nunca o segredo), com `saude`. */
       200: {
         headers: {
           /** @description Identificador da requisição; repetido como `requestId` nos erros. */
@@ -3506,6 +4145,34 @@ export interface operations {
             criadoEm: string;
             /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
             eventos: string[];
+            saude?: {
+              /** @description true depois de 3 falhas seguidas: uma tentativa por vez, 1 s entre elas, até uma resposta 2xx. */
+              contido: boolean;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              contidoDesde?: string;
+              /** @description Entregas FALHOU (podem ser reenviadas). */
+              falhas: number;
+              /** @description Tentativas seguidas que falharam (zera numa resposta 2xx). */
+              falhasSeguidas: number;
+              /** @description Entregas PENDENTE (na fila ou aguardando nova tentativa). */
+              pendentes: number;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              ultimaFalhaEm?: string;
+              /** @description Tempo esgotado, conexão recusada, HTTP 500… */
+              ultimaFalhaMotivo?: string;
+              /**
+               * Format: date-time
+               * @description Última tentativa respondida com 2xx.
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              ultimoSucessoEm?: string;
+            };
             /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
             segredo?: string;
             /**
@@ -3817,6 +4484,34 @@ export interface operations {
             criadoEm: string;
             /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
             eventos: string[];
+            saude?: {
+              /** @description true depois de 3 falhas seguidas: uma tentativa por vez, 1 s entre elas, até uma resposta 2xx. */
+              contido: boolean;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              contidoDesde?: string;
+              /** @description Entregas FALHOU (podem ser reenviadas). */
+              falhas: number;
+              /** @description Tentativas seguidas que falharam (zera numa resposta 2xx). */
+              falhasSeguidas: number;
+              /** @description Entregas PENDENTE (na fila ou aguardando nova tentativa). */
+              pendentes: number;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              ultimaFalhaEm?: string;
+              /** @description Tempo esgotado, conexão recusada, HTTP 500… */
+              ultimaFalhaMotivo?: string;
+              /**
+               * Format: date-time
+               * @description Última tentativa respondida com 2xx.
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              ultimoSucessoEm?: string;
+            };
             /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
             segredo?: string;
             /**
@@ -3866,6 +4561,34 @@ export interface operations {
             criadoEm: string;
             /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
             eventos: string[];
+            saude?: {
+              /** @description true depois de 3 falhas seguidas: uma tentativa por vez, 1 s entre elas, até uma resposta 2xx. */
+              contido: boolean;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              contidoDesde?: string;
+              /** @description Entregas FALHOU (podem ser reenviadas). */
+              falhas: number;
+              /** @description Tentativas seguidas que falharam (zera numa resposta 2xx). */
+              falhasSeguidas: number;
+              /** @description Entregas PENDENTE (na fila ou aguardando nova tentativa). */
+              pendentes: number;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              ultimaFalhaEm?: string;
+              /** @description Tempo esgotado, conexão recusada, HTTP 500… */
+              ultimaFalhaMotivo?: string;
+              /**
+               * Format: date-time
+               * @description Última tentativa respondida com 2xx.
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              ultimoSucessoEm?: string;
+            };
             /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
             segredo?: string;
             /**
@@ -5000,6 +5723,34 @@ export interface operations {
             criadoEm: string;
             /** @description Tipos assinados; lista vazia = todos os estados da proposta. */
             eventos: string[];
+            saude?: {
+              /** @description true depois de 3 falhas seguidas: uma tentativa por vez, 1 s entre elas, até uma resposta 2xx. */
+              contido: boolean;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              contidoDesde?: string;
+              /** @description Entregas FALHOU (podem ser reenviadas). */
+              falhas: number;
+              /** @description Tentativas seguidas que falharam (zera numa resposta 2xx). */
+              falhasSeguidas: number;
+              /** @description Entregas PENDENTE (na fila ou aguardando nova tentativa). */
+              pendentes: number;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              ultimaFalhaEm?: string;
+              /** @description Tempo esgotado, conexão recusada, HTTP 500… */
+              ultimaFalhaMotivo?: string;
+              /**
+               * Format: date-time
+               * @description Última tentativa respondida com 2xx.
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              ultimoSucessoEm?: string;
+            };
             /** @description Prefixo `whsec_`. Mostrado somente no registro e na rotação; guarde-o num cofre de segredos. */
             segredo?: string;
             /**

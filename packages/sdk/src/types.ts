@@ -36,6 +36,9 @@ export type SimulateProposalInput = RequestBody<'/v1/links/{id}/proposta/simular
 export type SimulatedStatus = SimulateProposalInput['status'];
 export type SimulationResult = ResponseBody<'/v1/links/{id}/proposta/simular', 'post', 200>;
 
+export type ListEventsQuery = Query<'/v1/eventos', 'get'>;
+export type EventList = ResponseBody<'/v1/eventos', 'get', 200>;
+
 export type PutWebhookInput = RequestBody<'/v1/webhooks', 'put'>;
 /** Webhook on creation or rotation: `segredo` is present only then, and only once. */
 export type Webhook = ResponseBody<'/v1/webhooks', 'put', 201> | ResponseBody<'/v1/webhooks', 'put', 200>;
@@ -116,4 +119,6 @@ export interface TestEvent extends EventBase {
 }
 
 export type ConsignaEvent = ProposalEvent | ProposalFailureEvent | TestEvent;
+/** What GET /v1/eventos lists: every proposal event (the test event is never recorded). */
+export type StoredEvent = ProposalEvent | ProposalFailureEvent;
 export type ConsignaEventType = ConsignaEvent['tipo'];

@@ -1,0 +1,27 @@
+import type { App } from '../http/fastify.ts';
+import type { Context } from '../context.ts';
+import { getEventSchema, listEventsSchema } from './events.schemas.ts';
+import { getEventPayload, listEvents } from './events.service.ts';
+
+const FIELD_CODES = {
+  cursor: 'cursor_invalido',
+  limite: 'limite_invalido',
+  tipo: 'tipo_invalido',
+  linkId: 'link_id_invalido',
+  desde: 'desde_invalido',
+  ate: 'ate_invalido',
+  entregue: 'entregue_invalido',
+};
+
+export function registerEventRoutes(app: App, ctx: Context): void {
+  app.get('/v1/eventos', { config: { auth: 'bearer', fieldCodes: FIELD_CODES }, schema: listEventsSchema }, async (request) =>
+    listEvents(ctx, request.channel!.id, request.query),
+  );
+
+  // The stored JSON text goes out as it is (Fastify sends a string unserialized): the
+  // bytes that were signed, not a re-serialization of them.
+  app.get('/v1/eventos/:id', { config: { auth: 'bearer' }, schema: getEventSchema }, async (request, reply) => {
+    const signed = await getEventPayload(ctx, request.channel!.id, request.params.id);
+    return reply.type('application/json; charset=utf-8').send(signed as never);
+  });
+}

@@ -1,0 +1,73 @@
+// GET /v1/eventos and GET /v1/eventos/{id} (docs/rules.md §4): a channel's events, to
+// reconcile without trusting webhooks alone. The bodies are the ones the webhooks carry.
+import type { Context } from '../context.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { isUuid } from '../crypto/random.ts';
+import type { EventBody } from './event-body.ts';
+import { eventPage, eventPayload, type EventFilter, type EventPosition } from './events.repository.ts';
+
+type Deps = Pick<Context, 'database'>;
+
+export interface EventQuery {
+  cursor?: string;
+  limite?: number;
+  tipo?: string;
+  linkId?: string;
+  desde?: string;
+  ate?: string;
+  entregue?: boolean;
+}
+
+/** What the events table holds: proposal events only (the test event is never recorded). */
+export type ProposalEventBody = EventBody & {
+  link: NonNullable<EventBody['link']>;
+  proposta: { numero?: number; status?: string; valor: number; parcelas: number; valorParcela: number };
+};
+
+export interface EventPage {
+  eventos: ProposalEventBody[];
+  /** Absent on the last page. */
+  proximoCursor?: string;
+}
+
+const CURSOR = /^(\d{1,20}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+export const encodeCursor = (position: EventPosition): string =>
+  Buffer.from(`${position.xid}:${position.id}`, 'utf8').toString('base64url');
+
+function decodeCursor(cursor: string): EventPosition {
+  const match = /^[A-Za-z0-9_-]{1,100}$/.test(cursor) ? CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+  if (!match) throw badRequest('cursor_invalido', 'Cursor inválido: use o proximoCursor devolvido pela página anterior.');
+  return { xid: match[1]!, id: match[2]! };
+}
+
+export async function listEvents(deps: Deps, channelId: string, query: EventQuery): Promise<EventPage> {
+  const before = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
+  const desde = query.desde !== undefined ? new Date(query.desde) : undefined;
+  const ate = query.ate !== undefined ? new Date(query.ate) : undefined;
+  if (desde && ate && desde >= ate) {
+    throw badRequest('periodo_invalido', 'Período inválido: desde deve ser anterior a ate.');
+  }
+  const filter: EventFilter = {
+    ...(query.tipo !== undefined ? { tipo: query.tipo } : {}),
+    ...(query.linkId !== undefined ? { linkId: query.linkId.toLowerCase() } : {}),
+    ...(desde ? { desde } : {}),
+    ...(ate ? { ate } : {}),
+    ...(query.entregue !== undefined ? { entregue: query.entregue } : {}),
+  };
+  const limit = query.limite ?? 20;
+  const rows = await eventPage(deps.database.db, channelId, filter, before, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    eventos: page.map((row) => JSON.parse(row.payload) as ProposalEventBody),
+    ...(rows.length > limit && last ? { proximoCursor: encodeCursor(last) } : {}),
+  };
+}
+
+/** The body byte for byte as signed; another channel's event is 404 like an unknown one. */
+export async function getEventPayload(deps: Deps, channelId: string, id: string): Promise<string> {
+  const payload = isUuid(id) ? await eventPayload(deps.database.db, channelId, id.toLowerCase()) : undefined;
+  if (payload === undefined) throw notFound('Evento não encontrado.');
+  return payload;
+}
