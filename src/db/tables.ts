@@ -110,7 +110,7 @@ export interface EventsTable {
   payload: string;
   ocorrido_em: Timestamp;
   /** Set by the database (the writing transaction's id); read as text. */
-  xid: ColumnType<string | null, never, never>;
+  xid: ColumnType<string, never, never>;
 }
 
 export interface WebhooksTable {

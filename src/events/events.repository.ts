@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
 
 export interface EventPosition {
-  /** xid8 as text; '0' for events recorded before the column existed. */
+  /** xid8 as text ('0' for events recorded before the column existed). */
   xid: string;
   id: string;
 }
@@ -35,7 +35,7 @@ export async function eventPage(
   before: EventPosition | undefined,
   limit: number,
 ): Promise<EventRow[]> {
-  const recorded = sql`coalesce(e.xid, '0'::xid8)`;
+  const recorded = sql`e.xid`;
   // The delivery of an event is found through deliveries_channel: it was created at
   // the event's time, for the event's channel (deliveries has no index by event).
   const delivered = sql`exists (

@@ -14,12 +14,17 @@ const FIELD_CODES = {
 };
 
 export function registerEventRoutes(app: App, ctx: Context): void {
-  app.get('/v1/eventos', { config: { auth: 'bearer', fieldCodes: FIELD_CODES }, schema: listEventsSchema }, async (request) =>
-    listEvents(ctx, request.channel!.id, request.query),
+  // Both answers are JSON text made of the stored bodies (Fastify sends a string
+  // unserialized): the bytes that were signed, not a re-serialization of them.
+  app.get(
+    '/v1/eventos',
+    { config: { auth: 'bearer', fieldCodes: FIELD_CODES }, schema: listEventsSchema },
+    async (request, reply) => {
+      const page = await listEvents(ctx, request.channel!.id, request.query);
+      return reply.type('application/json; charset=utf-8').send(page as never);
+    },
   );
 
-  // The stored JSON text goes out as it is (Fastify sends a string unserialized): the
-  // bytes that were signed, not a re-serialization of them.
   app.get('/v1/eventos/:id', { config: { auth: 'bearer' }, schema: getEventSchema }, async (request, reply) => {
     const signed = await getEventPayload(ctx, request.channel!.id, request.params.id);
     return reply.type('application/json; charset=utf-8').send(signed as never);

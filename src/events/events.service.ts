@@ -3,7 +3,6 @@
 import type { Context } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { isUuid } from '../crypto/random.ts';
-import type { EventBody } from './event-body.ts';
 import { eventPage, eventPayload, type EventFilter, type EventPosition } from './events.repository.ts';
 
 type Deps = Pick<Context, 'database'>;
@@ -18,20 +17,9 @@ export interface EventQuery {
   entregue?: boolean;
 }
 
-/** What the events table holds: proposal events only (the test event is never recorded). */
-export type ProposalEventBody = EventBody & {
-  link: NonNullable<EventBody['link']>;
-  proposta: { numero?: number; status?: string; valor: number; parcelas: number; valorParcela: number };
-};
-
-export interface EventPage {
-  eventos: ProposalEventBody[];
-  /** Absent on the last page. */
-  proximoCursor?: string;
-}
-
 const CURSOR = /^(\d{1,20}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
+/** Opaque to channels: where the page ended (the transaction id and the event id). */
 export const encodeCursor = (position: EventPosition): string =>
   Buffer.from(`${position.xid}:${position.id}`, 'utf8').toString('base64url');
 
@@ -41,7 +29,12 @@ function decodeCursor(cursor: string): EventPosition {
   return { xid: match[1]!, id: match[2]! };
 }
 
-export async function listEvents(deps: Deps, channelId: string, query: EventQuery): Promise<EventPage> {
+/**
+ * One page as JSON text: `{"eventos":[…],"proximoCursor":"…"}`. The stored bodies go in
+ * as they are, so each is byte for byte what was signed, and nothing is parsed or
+ * serialized again (the page is the same document GET /v1/eventos's schema describes).
+ */
+export async function listEvents(deps: Deps, channelId: string, query: EventQuery): Promise<string> {
   const before = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
   const desde = query.desde !== undefined ? new Date(query.desde) : undefined;
   const ate = query.ate !== undefined ? new Date(query.ate) : undefined;
@@ -59,10 +52,8 @@ export async function listEvents(deps: Deps, channelId: string, query: EventQuer
   const rows = await eventPage(deps.database.db, channelId, filter, before, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return {
-    eventos: page.map((row) => JSON.parse(row.payload) as ProposalEventBody),
-    ...(rows.length > limit && last ? { proximoCursor: encodeCursor(last) } : {}),
-  };
+  const next = rows.length > limit && last ? `,"proximoCursor":"${encodeCursor(last)}"` : '';
+  return `{"eventos":[${page.map((row) => row.payload).join(',')}]${next}}`;
 }
 
 /** The body byte for byte as signed; another channel's event is 404 like an unknown one. */

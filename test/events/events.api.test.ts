@@ -4,11 +4,11 @@
 // later ones, on PostgreSQL), every filter, every bad parameter, another channel's events
 // invisible, and a link's state rebuilt from this API alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestService, type TestService } from '../helpers/service.ts';
+import type { TestService } from '../helpers/service.ts';
 import { createLinkVia, VALID_CPFS } from '../helpers/links.ts';
 import { describeOnPostgres } from '../helpers/db.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { channelWithRegisteredInbox, type InboxSetup } from '../sandbox/support.ts';
+import { channelWithRegisteredInbox, serviceWithInboxChannel, type InboxSetup } from '../sandbox/support.ts';
 import { recordEvent } from '../../src/events/outbox.ts';
 import { proposalEvent } from '../../src/events/event-body.ts';
 
@@ -16,9 +16,7 @@ let service: TestService;
 let setup: InboxSetup;
 
 beforeAll(async () => {
-  const base = `http://127.0.0.1:${await freePort()}`;
-  service = await startTestService({ worker: true, env: { PUBLIC_BASE_URL: base, CONSIGNA_RETRY_DELAYS: '1,1,1,1,1,1' } });
-  setup = await channelWithRegisteredInbox(service);
+  ({ service, setup } = await serviceWithInboxChannel());
 });
 afterAll(() => service?.close());
 

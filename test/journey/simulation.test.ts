@@ -4,11 +4,11 @@
 // browser finished over the API, and the events it causes arriving signed at the
 // channel's inbox (delivered by the real worker).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestService, type TestService } from '../helpers/service.ts';
+import type { TestService } from '../helpers/service.ts';
 import { createLinkVia } from '../helpers/links.ts';
 import { JourneyClient } from '../helpers/journey.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { channelWithRegisteredInbox, listEvents, type InboxSetup } from '../sandbox/support.ts';
+import { listEvents, serviceWithInboxChannel, type InboxSetup } from '../sandbox/support.ts';
 import { simulateJourney } from '../../src/journey/simulation.service.ts';
 import { AppError } from '../../src/errors.ts';
 
@@ -16,9 +16,7 @@ let service: TestService;
 let setup: InboxSetup;
 
 beforeAll(async () => {
-  const base = `http://127.0.0.1:${await freePort()}`;
-  service = await startTestService({ worker: true, env: { PUBLIC_BASE_URL: base, CONSIGNA_RETRY_DELAYS: '1,1,1,1,1,1' } });
-  setup = await channelWithRegisteredInbox(service);
+  ({ service, setup } = await serviceWithInboxChannel());
 });
 afterAll(() => service?.close());
 

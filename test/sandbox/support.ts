@@ -3,7 +3,7 @@
 // the Received event record shape (interface spec, "Received event record").
 import { createHmac } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TestService } from '../helpers/service.ts';
+import { freePort, startTestService, type TestService } from '../helpers/service.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import type { IssuedCredentials } from '../../src/channels/channels.service.ts';
 
@@ -43,6 +43,17 @@ export async function channelWithInbox(service: TestService): Promise<InboxSetup
     token,
     path: `/v1/sandbox/receptor/${token}`,
   };
+}
+
+/**
+ * A service with its delivery worker, whose inbox URLs are its own (PUBLIC_BASE_URL on a
+ * free port) and whose retries come a second apart, and a channel whose webhook is its
+ * inbox: proposal events reach the inbox signed, as in the sandbox.
+ */
+export async function serviceWithInboxChannel(): Promise<{ service: TestService; setup: InboxSetup & { secret: string } }> {
+  const base = `http://127.0.0.1:${await freePort()}`;
+  const service = await startTestService({ worker: true, env: { PUBLIC_BASE_URL: base, CONSIGNA_RETRY_DELAYS: '1,1,1,1,1,1' } });
+  return { service, setup: await channelWithRegisteredInbox(service) };
 }
 
 /** A channel whose webhook is its own inbox; `secret` is the webhook secret shown once. */
