@@ -1,6 +1,6 @@
 // Delivery history, manual resend and the test event (docs/rules.md §5).
 import type { Context } from '../context.ts';
-import { conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
 import { addSeconds } from '../clock.ts';
 import { isUuid, uuidv7 } from '../crypto/random.ts';
 import type { DeliveryStatus } from '../db/tables.ts';
@@ -8,7 +8,9 @@ import { testEvent } from '../events/event-body.ts';
 import { requireWebhook } from './webhooks.service.ts';
 import { signingSecrets } from './signature.ts';
 import type { Deliverer } from './delivery/deliverer.ts';
-import { claimForResend, outcome, recordResults } from './delivery/attempts.ts';
+import { claimForResend, outcome, recordResults, requeueFailed } from './delivery/attempts.ts';
+import { notify } from '../db/database.ts';
+import { DELIVERIES_CHANNEL } from '../events/outbox.ts';
 import { findDeliveryRow, listDeliveryRows, type DeliveryRow } from './deliveries.repository.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'> & { deliverer: Deliverer };
@@ -121,4 +123,44 @@ export async function sendTestEvent(deps: Deps, channelId: string): Promise<Test
     latenciaMs: sent.latencyMs,
     ...(sent.error !== undefined ? { erro: sent.error } : {}),
   };
+}
+
+/** Deliveries requeued per statement: each one is a short transaction of its own. */
+export const RECOVERY_BATCH = 2000;
+
+export interface RecoveryInput {
+  status?: unknown;
+  desde?: string;
+  ate?: string;
+}
+
+/**
+ * POST /v1/webhooks/entregas/reenviar: every FALHOU delivery of the channel (in the
+ * range), oldest first, back to the queue with its attempts reset; answers how many.
+ * Batches of RECOVERY_BATCH, each its own statement, so no transaction grows with the
+ * count and the API is never held. A repeat finds them PENDENTE and takes none twice.
+ */
+export async function recoverDeliveries(
+  deps: Deps,
+  channelId: string,
+  input: RecoveryInput,
+): Promise<{ reenfileiradas: number }> {
+  await requireWebhook(deps, channelId);
+  if (input.status !== 'FALHOU')
+    throw badRequest('status_invalido', 'status deve ser FALHOU: só entregas que falharam são reenfileiradas.');
+  const desde = input.desde !== undefined ? new Date(input.desde) : undefined;
+  const ate = input.ate !== undefined ? new Date(input.ate) : undefined;
+  if (desde && ate && desde >= ate) throw badRequest('periodo_invalido', 'Período inválido: desde deve ser anterior a ate.');
+  let total = 0;
+  for (;;) {
+    const requeued = await requeueFailed(
+      deps.database.db,
+      channelId,
+      { ...(desde ? { desde } : {}), ...(ate ? { ate } : {}) },
+      RECOVERY_BATCH,
+    );
+    total += requeued;
+    if (requeued > 0) await notify(deps.database.db, DELIVERIES_CHANNEL, '');
+    if (requeued < RECOVERY_BATCH) return { reenfileiradas: total };
+  }
 }

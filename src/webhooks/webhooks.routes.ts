@@ -8,12 +8,13 @@ import {
   toWebhookResource,
   webhookHealth,
 } from './webhooks.service.ts';
-import { listDeliveries, resendDelivery, sendTestEvent } from './deliveries.service.ts';
+import { listDeliveries, recoverDeliveries, resendDelivery, sendTestEvent } from './deliveries.service.ts';
 import type { DeliveryStatus } from '../db/tables.ts';
 import {
   deleteWebhookSchema,
   getWebhookSchema,
   listDeliveriesSchema,
+  recoverDeliveriesSchema,
   registerWebhookSchema,
   resendDeliverySchema,
   rotateSecretSchema,
@@ -68,5 +69,14 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
 
   app.post('/v1/webhooks/entregas/:id/reenviar', { config: bearer, schema: resendDeliverySchema }, async (request) =>
     resendDelivery(ctx, request.channel!.id, request.params.id),
+  );
+
+  app.post(
+    '/v1/webhooks/entregas/reenviar',
+    {
+      config: { ...bearer, fieldCodes: { status: 'status_invalido', desde: 'desde_invalido', ate: 'ate_invalido' } },
+      schema: recoverDeliveriesSchema,
+    },
+    async (request) => recoverDeliveries(ctx, request.channel!.id, request.body),
   );
 }

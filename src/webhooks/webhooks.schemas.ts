@@ -221,3 +221,40 @@ export const resendDeliverySchema = {
     ...bearerErrors(),
   },
 };
+
+/** POST /v1/webhooks/entregas/reenviar */
+export const recoverDeliveriesSchema = {
+  tags: ['Webhooks'],
+  summary: 'Reenfileirar as entregas que falharam',
+  operationId: 'reenfileirarEntregas',
+  description:
+    'Depois de um período fora do ar: todas as entregas `FALHOU` do canal (ou as de `desde`/`ate`, pela data do evento) ' +
+    'voltam para a fila com as tentativas zeradas, na ordem em que os eventos ocorreram, e seguem o agendamento normal ' +
+    '(com o limite de requisições simultâneas ao seu endpoint). Responde quantas foram reenfileiradas. Repetir não envia ' +
+    'de novo o que já está pendente. Trata centenas de milhares de entregas em lotes curtos, sem travar a API.',
+  security: [{ bearerAuth: [] }],
+  body: Type.Object(
+    {
+      status: Type.String({ enum: ['FALHOU'], description: 'Somente FALHOU.' }),
+      desde: Type.Optional(DateTime('Só eventos que ocorreram a partir deste instante (inclusive).')),
+      ate: Type.Optional(DateTime('Só eventos que ocorreram antes deste instante (exclusive).')),
+    },
+    { additionalProperties: false, examples: [{ status: 'FALHOU', desde: '2026-11-22T08:00:00Z', ate: '2026-11-22T14:00:00Z' }] },
+  ),
+  response: {
+    200: withHeaders(
+      Type.Object(
+        { reenfileiradas: Type.Integer({ minimum: 0, description: 'Entregas que voltaram para a fila.' }) },
+        { additionalProperties: false, examples: [{ reenfileiradas: 1843 }] },
+      ),
+      {},
+      'Quantas entregas voltaram para a fila.',
+    ),
+    400: ErrorBody(
+      ['status_invalido', 'desde_invalido', 'ate_invalido', 'periodo_invalido', 'requisicao_invalida'],
+      '`status` que não é FALHOU, data inválida, ou `desde` que não é anterior a `ate`.',
+    ),
+    404: noWebhook,
+    ...bearerErrors(),
+  },
+};

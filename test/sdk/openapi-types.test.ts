@@ -25,6 +25,7 @@ const METHODS: Record<string, keyof Consigna | null> = {
   'POST /v1/webhooks/teste': 'sendTestEvent',
   'GET /v1/webhooks/entregas': 'listDeliveries',
   'POST /v1/webhooks/entregas/{id}/reenviar': 'resendDelivery',
+  'POST /v1/webhooks/entregas/reenviar': 'recoverDeliveries',
   'PUT /v1/sandbox/receptor': 'ensureInbox',
   'PUT /v1/sandbox/receptor/{token}/modo': 'setInboxStatus',
   'GET /v1/sandbox/receptor/{token}/eventos': 'listInboxEvents',

@@ -118,6 +118,8 @@ describe('PUT, GET and DELETE /v1/webhooks', () => {
       ativo: true,
       criadoEm: webhook.criadoEm,
       atualizadoEm: webhook.atualizadoEm,
+      // Nothing delivered yet: a clean bill of health (test/webhooks/endpoint-health.test.ts follows it through an outage).
+      saude: { falhasSeguidas: 0, contido: false, pendentes: 0, falhas: 0 },
     });
     expect(read.body).not.toContain('whsec_');
 

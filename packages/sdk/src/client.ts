@@ -19,6 +19,8 @@ import type {
   ListEventsQuery,
   Ping,
   PutWebhookInput,
+  RecoverDeliveriesInput,
+  RecoveryResult,
   SimulatedStatus,
   SimulationResult,
   StoredEvent,
@@ -298,6 +300,15 @@ export class Consigna {
       retry: 'unavailable',
       call: options,
     });
+  }
+
+  /**
+   * `POST /v1/webhooks/entregas/reenviar`: every `FALHOU` delivery (or those of events
+   * between `desde` and `ate`) back to the queue, oldest first; answers how many.
+   * Repeating it requeues nothing already pending.
+   */
+  recoverDeliveries(input: RecoverDeliveriesInput = { status: 'FALHOU' }, options?: CallOptions): Promise<RecoveryResult> {
+    return this.#send({ method: 'POST', path: '/v1/webhooks/entregas/reenviar', body: input, retry: 'always', call: options });
   }
 
   // ---- Sandbox test inbox ----

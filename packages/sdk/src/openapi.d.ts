@@ -385,6 +385,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/webhooks/entregas/reenviar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reenfileirar as entregas que falharam
+     * @description Depois de um período fora do ar: todas as entregas `FALHOU` do canal (ou as de `desde`/`ate`, pela data do evento) voltam para a fila com as tentativas zeradas, na ordem em que os eventos ocorreram, e seguem o agendamento normal (com o limite de requisições simultâneas ao seu endpoint). Responde quantas foram reenfileiradas. Repetir não envia de novo o que já está pendente. Trata centenas de milhares de entregas em lotes curtos, sem travar a API.
+     */
+    post: operations['reenfileirarEntregas'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/webhooks/segredo': {
     parameters: {
       query?: never;
@@ -5549,6 +5569,298 @@ export interface operations {
              * @enum {string}
              */
             code: 'entrega_pendente';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  reenfileirarEntregas: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "status": "FALHOU",
+         *       "desde": "2026-11-22T08:00:00Z",
+         *       "ate": "2026-11-22T14:00:00Z"
+         *     }
+         */
+        'application/json': {
+          /**
+           * Format: date-time
+           * @description Só eventos que ocorreram antes deste instante (exclusive).
+           * @example 2026-11-22T14:03:23.123Z
+           */
+          ate?: string;
+          /**
+           * Format: date-time
+           * @description Só eventos que ocorreram a partir deste instante (inclusive).
+           * @example 2026-11-22T14:03:23.123Z
+           */
+          desde?: string;
+          /**
+           * @description Somente FALHOU.
+           * @enum {string}
+           */
+          status: 'FALHOU';
+        };
+      };
+    };
+    responses: {
+      /** @description Quantas entregas voltaram para a fila. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "reenfileiradas": 1843
+           *     }
+           */
+          'application/json': {
+            /** @description Entregas que voltaram para a fila. */
+            reenfileiradas: number;
+          };
+        };
+      };
+      /** @description `status` que não é FALHOU, data inválida, ou `desde` que não é anterior a `ate`. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "status_invalido",
+           *       "message": "Status inválido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'status_invalido' | 'desde_invalido' | 'ate_invalido' | 'periodo_invalido' | 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Nenhum webhook registrado para o canal. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
             /** @description Mensagem em pt-BR. */
             message: string;
             /** @description Igual ao cabeçalho X-Request-Id. */

@@ -51,6 +51,9 @@ export type DeliveryList = ResponseBody<'/v1/webhooks/entregas', 'get', 200>;
 export type Delivery = DeliveryList['entregas'][number];
 export type DeliveryStatus = Delivery['status'];
 
+export type RecoverDeliveriesInput = RequestBody<'/v1/webhooks/entregas/reenviar', 'post'>;
+export type RecoveryResult = ResponseBody<'/v1/webhooks/entregas/reenviar', 'post', 200>;
+
 export type EnsureInboxInput = RequestBody<'/v1/sandbox/receptor', 'put'>;
 export type Inbox = ResponseBody<'/v1/sandbox/receptor', 'put', 200>;
 export type InboxResponderStatus = RequestBody<'/v1/sandbox/receptor/{token}/modo', 'put'>['responderStatus'];

@@ -325,6 +325,39 @@ export async function claimForResend(
   return rows[0];
 }
 
+/**
+ * The bulk recovery's step: up to `batch` of a channel's FALHOU deliveries, oldest
+ * first, back to PENDENTE with their attempts reset, due at the time they occurred, so
+ * the engine takes them in order of occurrence, under its usual fairness. One short
+ * statement per batch; rows another caller is recovering are skipped, never taken twice.
+ */
+export async function requeueFailed(
+  db: DB,
+  channelId: string,
+  range: { desde?: Date; ate?: Date },
+  batch: number,
+): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    with picked as (
+      select id from deliveries
+      where channel_id = ${channelId} and status = 'FALHOU'
+        ${range.desde ? sql`and criado_em >= ${range.desde}` : sql``}
+        ${range.ate ? sql`and criado_em < ${range.ate}` : sql``}
+      order by criado_em, id
+      limit ${batch}
+      for update skip locked
+    ),
+    requeued as (
+      update deliveries d
+      set status = 'PENDENTE', tentativas = 0, next_attempt_at = d.criado_em, lease_id = null, entregue_em = null
+      from picked where d.id = picked.id
+      returning 1
+    )
+    select count(*)::int as n from requeued
+  `.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
 export interface AttemptResult {
   id: string;
   leaseId: string;
