@@ -112,7 +112,8 @@ describe('listen', () => {
     const linkId = await proposalEvents(consigna);
     await waitFor(() => local.arrivals.length >= 2, { what: 'two events at the local receiver' });
     const expected = await payloadsOf(linkId);
-    expect(local.arrivals.map((a) => a.body.toString('utf8'))).toEqual(expected);
+    // Deliveries run concurrently: the two may arrive in either order (guide §6).
+    expect(local.arrivals.map((a) => a.body.toString('utf8')).toSorted()).toEqual(expected.toSorted());
     for (const arrival of local.arrivals) {
       const event = verifyWebhook(arrival.body, arrival.headers['x-service-signature'] as string, l.newSecret!);
       expect((event as { link?: { id: string } }).link?.id).toBe(linkId);
@@ -120,9 +121,9 @@ describe('listen', () => {
       expect(arrival.headers['x-service-event-id']).toBe(event.id);
       expect(arrival.headers.host).toBe(`127.0.0.1:${local.port}`);
     }
-    expect(l.forwards.map((f) => [f.event.tipo, f.status])).toEqual([
-      ['proposta.criada', 200],
-      ['proposta.aguardando_formalizacao', 200],
+    expect(l.forwards.map((f) => `${f.event.tipo} ${f.status}`).toSorted()).toEqual([
+      'proposta.aguardando_formalizacao 200',
+      'proposta.criada 200',
     ]);
   });
 
@@ -166,7 +167,12 @@ describe('listen', () => {
     const linkId = await proposalEvents(consigna);
     await waitFor(() => l.statuses.some((s) => s.startsWith('reconectado')), { timeoutMs: 15_000, what: 'the reconnection' });
     await waitFor(() => local.arrivals.length >= 3, { what: 'the events stored during the drop' });
-    expect(local.arrivals.slice(1).map((a) => a.body.toString())).toEqual(await payloadsOf(linkId));
+    expect(
+      local.arrivals
+        .slice(1)
+        .map((a) => a.body.toString())
+        .toSorted(),
+    ).toEqual((await payloadsOf(linkId)).toSorted());
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(local.arrivals).toHaveLength(3);
   });
