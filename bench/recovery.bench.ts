@@ -3,21 +3,16 @@
 // (the service requeues in batches, each its own statement), and the latency of the
 // query GET /v1/webhooks runs for the channel's health while it goes on. Baseline, in
 // the same run and database: the same requeue as one statement (one transaction).
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { deriveKeys } from '../src/crypto/keys.ts';
-import { systemClock } from '../src/clock.ts';
-import type { Config } from '../src/config/config.ts';
-import { createChannel } from '../src/channels/channels.service.ts';
-import { registerWebhook } from '../src/webhooks/webhooks.service.ts';
 import { endpointHealth } from '../src/webhooks/webhooks.repository.ts';
 import { requeueFailed } from '../src/webhooks/delivery/attempts.ts';
 import { RECOVERY_BATCH } from '../src/webhooks/deliveries.service.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
+import { channelWithWebhook } from './lib/channel.ts';
 import { percentiles, type Percentiles } from './lib/webhooks/noisy.ts';
 import type { BenchSuite, SuiteContext, SuitePart, SuiteRow } from './lib/types.ts';
 
@@ -98,14 +93,7 @@ async function measure(ctx: SuiteContext): Promise<{ row: SuiteRow; notes: strin
   const database = await openDatabase({ databaseUrl: benchDb.url, poolSize: 4 });
   try {
     await migrate(database);
-    const deps = {
-      database,
-      keys: deriveKeys(randomBytes(32)),
-      clock: systemClock,
-      config: { ambiente: 'SANDBOX', allowInsecureWebhooks: true, publicBaseUrl: 'http://127.0.0.1:9' } as Config,
-    };
-    const channel = await createChannel(deps, { name: 'Bench recovery' });
-    await registerWebhook(deps, channel.canalId, { url: 'http://127.0.0.1:9/hook' });
+    const channel = { canalId: await channelWithWebhook(database, 'Bench recovery') };
     ctx.log(`recovery: filling ${ROWS} FALHOU deliveries…`);
     await fill(benchDb.url, channel.canalId);
     const load = os.loadavg();

@@ -33,6 +33,7 @@ import { EVENT_FOR, type SimulatableStatus } from '../src/proposals/states.ts';
 import { DELIVERIES_CHANNEL } from '../src/events/outbox.ts';
 import { claimDue, outcome, recordResults } from '../src/webhooks/delivery/attempts.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
+import { channelWithWebhook } from './lib/channel.ts';
 import { BenchError, freePort, sleep, startService, withoutServiceSettings, type ChildService } from './lib/process.ts';
 import type { BenchSuite, SuiteContext, SuitePart, SuiteRow } from './lib/types.ts';
 import { benchEvents, type BenchEvent } from './lib/webhooks/bodies.ts';
@@ -889,14 +890,7 @@ async function claimsPart(ctx: SuiteContext) {
   const database = await openDatabase({ databaseUrl: benchDb.url, poolSize: 2 });
   try {
     await migrate(database);
-    const deps = {
-      database,
-      keys: deriveKeys(randomBytes(32)),
-      clock: systemClock,
-      config: { ambiente: 'SANDBOX', allowInsecureWebhooks: true, publicBaseUrl: 'http://127.0.0.1:9' } as Config,
-    };
-    const channel = await createChannel(deps, { name: 'Bench claims' });
-    await registerWebhook(deps, channel.canalId, { url: 'http://127.0.0.1:9/hook' });
+    const channel = { canalId: await channelWithWebhook(database, 'Bench claims') };
     const claimed = (CLAIM_WARMUP + CLAIM_ITERATIONS) * CLAIM_BATCH;
 
     ctx.log('claims: empty table…');

@@ -7,7 +7,7 @@ import { startTestService, type TestService } from '../helpers/service.ts';
 import { receiverPool } from '../helpers/receiver.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { FAST_ENV, channelWith, proposalLink, simulate } from './support.ts';
-import { channelsHealth } from '../../src/webhooks/webhooks.service.ts';
+import { channelsHealth, type EndpointHealth as Saude } from '../../src/webhooks/webhooks.service.ts';
 
 let service: TestService;
 const receivers = receiverPool();
@@ -19,17 +19,6 @@ afterAll(async () => {
   await service?.close();
   await receivers.closeAll();
 });
-
-interface Saude {
-  falhasSeguidas: number;
-  contido: boolean;
-  contidoDesde?: string;
-  ultimoSucessoEm?: string;
-  ultimaFalhaEm?: string;
-  ultimaFalhaMotivo?: string;
-  pendentes: number;
-  falhas: number;
-}
 
 describe('endpoint health', () => {
   it('follows an outage and a recovery, for the channel and for operators', async () => {
