@@ -43,13 +43,26 @@ export async function recordFailure(deps: Deps, clientId: string | undefined, ip
   }
 }
 
-/** Forgets windows that have passed and blocks that have ended. */
-export async function pruneAuthFailures(deps: Deps): Promise<number> {
+/**
+ * Forgets windows that have passed and blocks that have ended: a counter is kept only
+ * while it still counts (CONSIGNA_AUTH_WINDOW_SECONDS, CONSIGNA_AUTH_BLOCK_SECONDS). Up to
+ * `batch` per statement; the sweeper repeats it.
+ */
+export async function pruneAuthFailures(deps: Deps, batch: number): Promise<number> {
   const now = deps.clock.now();
-  const result = await deps.database.db
-    .deleteFrom('auth_failures')
-    .where('window_start', '<=', addSeconds(now, -deps.config.authGuard.windowSeconds))
-    .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<=', now)]))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const { rows } = await sql<{ n: number }>`
+    with gone as (
+      delete from auth_failures f
+      using (
+        select scope, key from auth_failures
+        where window_start <= ${addSeconds(now, -deps.config.authGuard.windowSeconds)}
+          and (blocked_until is null or blocked_until <= ${now})
+        limit ${batch}
+      ) due
+      where f.scope = due.scope and f.key = due.key
+      returning 1
+    )
+    select count(*)::int as n from gone
+  `.execute(deps.database.db);
+  return rows[0]?.n ?? 0;
 }

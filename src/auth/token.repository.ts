@@ -94,7 +94,16 @@ export async function revokeChannelTokens(db: DB | Tx, channelId: string): Promi
   await db.deleteFrom('access_tokens').where('channel_id', '=', channelId).execute();
 }
 
-export async function pruneExpiredTokens(db: DB | Tx, now: Date): Promise<number> {
-  const result = await db.deleteFrom('access_tokens').where('expires_at', '<', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+/** Expired tokens, up to `batch` per statement (the sweeper repeats it). */
+export async function pruneExpiredTokens(db: DB | Tx, now: Date, batch: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    with gone as (
+      delete from access_tokens t
+      using (select token_hash from access_tokens where expires_at < ${now} order by expires_at limit ${batch}) due
+      where t.token_hash = due.token_hash
+      returning 1
+    )
+    select count(*)::int as n from gone
+  `.execute(db);
+  return rows[0]?.n ?? 0;
 }

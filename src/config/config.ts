@@ -51,6 +51,15 @@ export interface Config {
     containAfter: number;
   };
   shutdownTimeoutMs: number;
+  /** How long data is kept (README "Retention"); the sweeper removes what is past it. */
+  retention: {
+    /** Events, their deliveries and attempts: days after the delivery is final (or the event, without one). */
+    eventsDays: number;
+    /** CPF, phone, name, e-mail, Pix key and signing link: days after the link is final. */
+    personalDataDays: number;
+    /** Idempotency-Key records (and the sealed first answer they replay). */
+    idempotencyHours: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -133,6 +142,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       containAfter: read.int('CONSIGNA_WORKER_CONTAIN_AFTER', 3, { min: 1, max: 1000 }),
     },
     shutdownTimeoutMs: read.int('CONSIGNA_SHUTDOWN_TIMEOUT_MS', 15_000, { min: 0 }),
+    retention: {
+      eventsDays: read.int('CONSIGNA_RETENTION_EVENTS_DAYS', 30, { min: 1, max: 3650 }),
+      personalDataDays: read.int('CONSIGNA_RETENTION_PERSONAL_DATA_DAYS', 30, { min: 1, max: 3650 }),
+      // At least the 24 hours the contract promises a repeated key its first answer.
+      idempotencyHours: read.int('CONSIGNA_RETENTION_IDEMPOTENCY_HOURS', 24, { min: 24, max: 8760 }),
+    },
   };
   if (config.worker.leaseSeconds * 1000 < config.worker.deliveryTimeoutMs * 3) {
     problems.push('CONSIGNA_WORKER_LEASE_SECONDS: must be at least three times the delivery timeout');

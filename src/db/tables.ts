@@ -54,8 +54,9 @@ export interface LinksTable {
   channel_id: string;
   ambiente: string;
   token_hash: Uint8Array;
-  cpf_sealed: Uint8Array;
-  cpf_hash: Uint8Array;
+  /** null once the personal data was erased (personal_data_erased_at). */
+  cpf_sealed: Uint8Array | null;
+  cpf_hash: Uint8Array | null;
   cpf_masked: string;
   celular_sealed: Uint8Array | null;
   referencia_externa: string | null;
@@ -64,6 +65,7 @@ export interface LinksTable {
   criado_em: Timestamp;
   aberto_em: Timestamp | null;
   updated_at: Timestamp;
+  personal_data_erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface IdempotencyKeysTable {
@@ -141,6 +143,19 @@ export interface DeliveriesTable {
   criado_em: Timestamp;
 }
 
+export interface DeliveryAttemptsTable {
+  delivery_id: string;
+  id: Generated<string>;
+  channel_id: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  http_status: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_body: string | null;
+  response_truncated: boolean;
+}
+
 export interface DeliveryChannelsTable {
   channel_id: string;
   slow_failures: number;
@@ -207,6 +222,7 @@ export interface Tables {
   events: EventsTable;
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
   delivery_channels: DeliveryChannelsTable;
   delivery_workers: DeliveryWorkersTable;
   inboxes: InboxesTable;

@@ -2,12 +2,7 @@
 // were recorded in (events.xid, the writing transaction), newest first, id breaking ties.
 import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
-
-export interface EventPosition {
-  /** xid8 as text ('0' for events recorded before the column existed). */
-  xid: string;
-  id: string;
-}
+import type { EventPosition } from './event-cursor.ts';
 
 export interface EventFilter {
   tipo?: string;

@@ -1,9 +1,10 @@
 // GET /v1/eventos and GET /v1/eventos/{id} (docs/rules.md §4): a channel's events, to
 // reconcile without trusting webhooks alone. The bodies are the ones the webhooks carry.
 import type { Context } from '../context.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { isUuid } from '../crypto/random.ts';
-import { eventPage, eventPayload, type EventFilter, type EventPosition } from './events.repository.ts';
+import { eventPage, eventPayload, type EventFilter } from './events.repository.ts';
+import { decodeCursor, encodeCursor, period } from './event-cursor.ts';
 
 type Deps = Pick<Context, 'database'>;
 
@@ -17,18 +18,6 @@ export interface EventQuery {
   entregue?: boolean;
 }
 
-const CURSOR = /^(\d{1,20}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-
-/** Opaque to channels: where the page ended (the transaction id and the event id). */
-export const encodeCursor = (position: EventPosition): string =>
-  Buffer.from(`${position.xid}:${position.id}`, 'utf8').toString('base64url');
-
-function decodeCursor(cursor: string): EventPosition {
-  const match = /^[A-Za-z0-9_-]{1,100}$/.test(cursor) ? CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
-  if (!match) throw badRequest('cursor_invalido', 'Cursor inválido: use o proximoCursor devolvido pela página anterior.');
-  return { xid: match[1]!, id: match[2]! };
-}
-
 /**
  * One page as JSON text: `{"eventos":[…],"proximoCursor":"…"}`. The stored bodies go in
  * as they are, so each is byte for byte what was signed, and nothing is parsed or
@@ -36,11 +25,7 @@ function decodeCursor(cursor: string): EventPosition {
  */
 export async function listEvents(deps: Deps, channelId: string, query: EventQuery): Promise<string> {
   const before = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
-  const desde = query.desde !== undefined ? new Date(query.desde) : undefined;
-  const ate = query.ate !== undefined ? new Date(query.ate) : undefined;
-  if (desde && ate && desde >= ate) {
-    throw badRequest('periodo_invalido', 'Período inválido: desde deve ser anterior a ate.');
-  }
+  const { desde, ate } = period(query);
   const filter: EventFilter = {
     ...(query.tipo !== undefined ? { tipo: query.tipo } : {}),
     ...(query.linkId !== undefined ? { linkId: query.linkId.toLowerCase() } : {}),

@@ -198,7 +198,7 @@ async function render(
       return send(reply, 200, pages.sendingPage(pc));
     case 'resultado': {
       const numero = await proposalNumberOfLink(ctx.database.db, link.id);
-      return send(reply, 200, pages.resultPage(pc, numero, j.signing_url));
+      return send(reply, 200, pages.resultPage(pc, numero, j.signing_url, link.personal_data_erased_at !== null));
     }
     default:
       return send(

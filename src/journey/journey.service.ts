@@ -112,7 +112,7 @@ export const sendCode = (deps: Deps, key: JourneyKey, input: { celular?: string 
         { celular: typed },
       );
     }
-    const cpf = deps.keys.open(link.cpf_sealed);
+    const cpf = deps.keys.open(link.cpf_sealed!);
     const dispatch = await deps.bank.sendCode(cpf, celular);
     const now = deps.clock.now();
     if (!dispatch.enviado) {
@@ -143,7 +143,7 @@ export const confirmCode = (deps: Deps, key: JourneyKey, input: { codigo?: strin
     }
     const codigo = (input.codigo ?? '').replace(/\s/g, '');
     if (!/^\d{6}$/.test(codigo)) return invalid({ codigo: 'O código tem 6 dígitos.' });
-    const cpf = deps.keys.open(link.cpf_sealed);
+    const cpf = deps.keys.open(link.cpf_sealed!);
     const celular = deps.keys.open(journey.celular_sealed!);
     const now = deps.clock.now();
     if (!(await deps.bank.verifyCode(cpf, celular, codigo))) {
@@ -176,7 +176,7 @@ export const consultOffers = (deps: Deps, key: JourneyKey, input: { autorizo?: s
   onLiveJourney(deps, key, async ({ link, journey }) => {
     if (journey.step !== 'consulta') return DONE;
     if (!input.autorizo) return invalid({ autorizo: 'Para consultar as ofertas, marque a autorização.' });
-    const cpf = deps.keys.open(link.cpf_sealed);
+    const cpf = deps.keys.open(link.cpf_sealed!);
     const eligibility = await deps.bank.checkEligibility(cpf);
     const offers = eligibility.elegivel ? await deps.bank.listOffers(cpf) : [];
     const now = deps.clock.now();

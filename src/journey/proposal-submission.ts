@@ -25,7 +25,7 @@ export async function submitProposal(deps: Deps, link: LinkRow, journey: Journey
 
   const offer = (journey.offers as Offer[]).find((o) => o.id === journey.chosen_offer_id)!;
   const customer = JSON.parse(deps.keys.open(journey.customer_sealed!)) as CustomerData;
-  const cpf = deps.keys.open(link.cpf_sealed);
+  const cpf = deps.keys.open(link.cpf_sealed!);
   const linkRef = { id: link.id, referenciaExterna: link.referencia_externa };
 
   let creation;

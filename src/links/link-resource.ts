@@ -13,6 +13,7 @@ export interface LinkResource {
   criadoEm: string;
   abertoEm?: string;
   proposta?: { numero: number; status: ProposalStatus; criadaEm: string };
+  dadosPessoaisRemovidosEm?: string;
 }
 
 export function toLinkResource(view: LinkView, now: Date): LinkResource {
@@ -34,5 +35,6 @@ export function toLinkResource(view: LinkView, now: Date): LinkResource {
           },
         }
       : {}),
+    ...(view.personal_data_erased_at ? { dadosPessoaisRemovidosEm: view.personal_data_erased_at.toISOString() } : {}),
   };
 }

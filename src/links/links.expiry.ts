@@ -1,11 +1,9 @@
 // Links expire by time. Reads report EXPIRADO as soon as expiraEm passes
 // (effectiveStatus in link-states.ts); the sweeper persists it so that the stored status catches up.
+import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import { addSeconds } from '../clock.ts';
 import { LIVE_STATUSES } from './link-states.ts';
-
-/** Idempotency keys are kept 24 hours (docs/rules.md §3). */
-export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 3600;
 
 type Deps = Pick<Context, 'database' | 'clock'>;
 
@@ -20,10 +18,20 @@ export async function expireLinks(deps: Deps): Promise<number> {
   return Number(result.numUpdatedRows);
 }
 
-export async function pruneIdempotencyKeys(deps: Deps): Promise<number> {
-  const result = await deps.database.db
-    .deleteFrom('idempotency_keys')
-    .where('created_at', '<=', addSeconds(deps.clock.now(), -IDEMPOTENCY_RETENTION_SECONDS))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+/**
+ * Idempotency keys past their retention (24 hours by default, docs/rules.md §3), up to
+ * `batch` of them, oldest first: one short statement (the sweeper repeats it).
+ */
+export async function pruneIdempotencyKeys(deps: Pick<Context, 'database' | 'clock' | 'config'>, batch: number): Promise<number> {
+  const cutoff = addSeconds(deps.clock.now(), -deps.config.retention.idempotencyHours * 3600);
+  const { rows } = await sql<{ n: number }>`
+    with gone as (
+      delete from idempotency_keys k
+      using (select channel_id, key from idempotency_keys where created_at <= ${cutoff} order by created_at limit ${batch}) due
+      where k.channel_id = due.channel_id and k.key = due.key
+      returning 1
+    )
+    select count(*)::int as n from gone
+  `.execute(deps.database.db);
+  return rows[0]?.n ?? 0;
 }

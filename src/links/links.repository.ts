@@ -19,6 +19,7 @@ export interface LinkView {
   proposta_numero: number | null;
   proposta_status: ProposalStatus | null;
   proposta_criada_em: Date | null;
+  personal_data_erased_at: Date | null;
 }
 
 type LinkViewRow = LinkView & { lookup: number };
@@ -28,7 +29,8 @@ type LinkLookup = { channelId: string; id: string };
 const loadLinkViews = batchedPerDatabase(async (db: DB, keys: readonly LinkLookup[]) => {
   const { rows } = await sql<LinkViewRow>`
     select q.lookup, l.id, l.status, l.ambiente, l.cpf_masked, l.referencia_externa, l.expira_em, l.criado_em,
-           l.aberto_em, p.numero as proposta_numero, p.status as proposta_status, p.criada_em as proposta_criada_em
+           l.aberto_em, p.numero as proposta_numero, p.status as proposta_status, p.criada_em as proposta_criada_em,
+           l.personal_data_erased_at
     from unnest(${keys.map((key) => key.id)}::uuid[], ${keys.map((key) => key.channelId)}::uuid[])
            with ordinality as q(id, channel_id, lookup)
     join links l on l.id = q.id and l.channel_id = q.channel_id

@@ -64,6 +64,12 @@ export const Link = Type.Object(
     ...linkProperties,
     abertoEm: Type.Optional(DateTime('Primeira abertura da URL pelo cliente.')),
     proposta: Type.Optional(Proposta),
+    dadosPessoaisRemovidosEm: Type.Optional(
+      DateTime(
+        'Quando os dados pessoais do cliente (CPF completo, celular, nome, nascimento, e-mail, chave Pix, link de assinatura) ' +
+          'foram apagados, um prazo depois de o link terminar (LGPD). Ficam o CPF mascarado, os status e a proposta.',
+      ),
+    ),
   },
   {
     additionalProperties: false,

@@ -9,7 +9,6 @@ import { BankUnavailableError } from '../bank/bank-gateway.ts';
 import { messageFor } from '../text/messages.ts';
 import { isValidCpf, maskCpf } from './cpf.ts';
 import { isValidCelular } from './celular.ts';
-import { IDEMPOTENCY_RETENTION_SECONDS } from './links.expiry.ts';
 import { findIdempotencyKey, findLinkView, insertLinkWithKey, type LinkView, type NewLink } from './links.repository.ts';
 import { toLinkResource, type LinkResource } from './link-resource.ts';
 
@@ -51,7 +50,7 @@ export async function createLink(deps: Deps, input: CreateLinkInput): Promise<Cr
   const key = input.idempotencyKey;
   const fingerprint = deps.keys.hash('link-request', `${cpf}\n${referenciaExterna ?? ''}`);
   const now = deps.clock.now();
-  const cutoff = addSeconds(now, -IDEMPOTENCY_RETENTION_SECONDS);
+  const cutoff = addSeconds(now, -deps.config.retention.idempotencyHours * 3600);
 
   // The bank is asked first and the key is looked up only when the insert finds it
   // taken: a new link costs one round trip to the database, a replay two.

@@ -11,6 +11,7 @@ export const FIELD_MESSAGES: Record<string, string> = {
   eventos_invalidos: 'Lista de eventos inválida.',
   cursor_invalido: 'Cursor inválido: use o proximoCursor devolvido pela página anterior.',
   tipo_invalido: 'Parâmetro tipo inválido: use um dos tipos proposta.* (proposta.criada, proposta.aprovada…).',
+  evento_id_invalido: 'Parâmetro eventoId inválido: informe o id (uuid) de um evento.',
   link_id_invalido: 'Parâmetro linkId inválido: informe o id (uuid) de um link.',
   desde_invalido: 'Parâmetro desde inválido: use data e hora ISO 8601 com fuso, por exemplo 2026-11-22T14:00:00Z.',
   ate_invalido: 'Parâmetro ate inválido: use data e hora ISO 8601 com fuso, por exemplo 2026-11-22T15:00:00Z.',

@@ -1,27 +1,72 @@
 // Reading a channel's deliveries (the engine's own statements are in delivery/attempts.ts).
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { DB } from '../db/database.ts';
-import type { DeliveriesTable, DeliveryStatus } from '../db/tables.ts';
+import type { EventPosition } from '../events/event-cursor.ts';
+import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryStatus } from '../db/tables.ts';
 
 export type DeliveryRow = Selectable<DeliveriesTable>;
+export type AttemptRow = Selectable<DeliveryAttemptsTable>;
 
-/** Newest first. */
-export function listDeliveryRows(
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  tipo?: string;
+  eventoId?: string;
+  linkId?: string;
+  /** Inclusive, on the event's time. */
+  desde?: Date;
+  /** Exclusive. */
+  ate?: Date;
+}
+
+export type ListedDelivery = DeliveryRow & EventPosition;
+
+/**
+ * One page of a channel's deliveries, newest first, after `before` (exclusive): in the
+ * order their events were recorded, with the events list's rule (events.repository.ts):
+ * only what every running transaction is newer than, so a page never skips one that
+ * commits late. An event has at most one delivery (one webhook per channel), so the
+ * event's position is the delivery's. The delivery is reached through
+ * deliveries_channel: it was created at its event's time.
+ */
+export async function listDeliveryRows(
   db: DB,
   channelId: string,
-  filter: { status?: DeliveryStatus; limit: number },
-): Promise<DeliveryRow[]> {
-  let query = db
-    .selectFrom('deliveries')
-    .selectAll()
-    .where('channel_id', '=', channelId)
-    .orderBy('criado_em', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit);
-  if (filter.status) query = query.where('status', '=', filter.status);
-  return query.execute();
+  filter: DeliveryFilter,
+  before: EventPosition | undefined,
+  limit: number,
+): Promise<ListedDelivery[]> {
+  const { rows } = await sql<ListedDelivery>`
+    select d.*, e.xid::text as xid
+    from events e
+    join deliveries d on d.channel_id = e.channel_id and d.criado_em = e.ocorrido_em and d.event_id = e.id
+    where e.channel_id = ${channelId}
+      and e.xid < pg_snapshot_xmin(pg_current_snapshot())
+      ${before ? sql`and (e.xid, e.id) < (${before.xid}::xid8, ${before.id}::uuid)` : sql``}
+      ${filter.status !== undefined ? sql`and d.status = ${filter.status}` : sql``}
+      ${filter.tipo !== undefined ? sql`and e.tipo = ${filter.tipo}` : sql``}
+      ${filter.eventoId !== undefined ? sql`and e.id = ${filter.eventoId}` : sql``}
+      ${filter.linkId !== undefined ? sql`and e.link_id = ${filter.linkId}` : sql``}
+      ${filter.desde !== undefined ? sql`and e.ocorrido_em >= ${filter.desde}` : sql``}
+      ${filter.ate !== undefined ? sql`and e.ocorrido_em < ${filter.ate}` : sql``}
+    order by e.xid desc, e.id desc
+    limit ${limit}
+  `.execute(db);
+  return rows;
 }
 
 export function findDeliveryRow(db: DB, channelId: string, id: string): Promise<DeliveryRow | undefined> {
   return db.selectFrom('deliveries').selectAll().where('id', '=', id).where('channel_id', '=', channelId).executeTakeFirst();
+}
+
+/** The delivery's last `limit` attempts, oldest first. */
+export async function listAttemptRows(db: DB, channelId: string, deliveryId: string, limit: number): Promise<AttemptRow[]> {
+  const rows = await db
+    .selectFrom('delivery_attempts')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .where('channel_id', '=', channelId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse();
 }

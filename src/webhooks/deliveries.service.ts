@@ -11,7 +11,15 @@ import type { Deliverer } from './delivery/deliverer.ts';
 import { claimForResend, outcome, recordResults, requeueFailed } from './delivery/attempts.ts';
 import { notify } from '../db/database.ts';
 import { DELIVERIES_CHANNEL } from '../events/outbox.ts';
-import { findDeliveryRow, listDeliveryRows, type DeliveryRow } from './deliveries.repository.ts';
+import {
+  findDeliveryRow,
+  listAttemptRows,
+  listDeliveryRows,
+  type AttemptRow,
+  type DeliveryFilter,
+  type DeliveryRow,
+} from './deliveries.repository.ts';
+import { decodeCursor, encodeCursor, period } from '../events/event-cursor.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'> & { deliverer: Deliverer };
 
@@ -49,14 +57,80 @@ export function toDeliveryResource(row: DeliveryRow): DeliveryResource {
   };
 }
 
+export interface AttemptResource {
+  numero: number;
+  tentadaEm: string;
+  httpStatus?: number;
+  latenciaMs: number;
+  erro?: string;
+  corpoResposta?: string;
+  corpoRespostaTruncado: boolean;
+}
+
+/** Attempts shown per delivery: the most recent ones (resends can add any number). */
+export const ATTEMPTS_SHOWN = 100;
+
+export function toAttemptResource(row: AttemptRow): AttemptResource {
+  return {
+    numero: row.attempt,
+    tentadaEm: row.attempted_at.toISOString(),
+    ...(row.http_status !== null ? { httpStatus: row.http_status } : {}),
+    latenciaMs: row.latency_ms,
+    ...(row.error !== null ? { erro: row.error } : {}),
+    ...(row.response_body !== null ? { corpoResposta: row.response_body } : {}),
+    corpoRespostaTruncado: row.response_truncated,
+  };
+}
+
+/** GET /v1/webhooks/entregas/{id}: the delivery and its attempts, oldest first. */
+export async function getDelivery(
+  deps: Pick<Context, 'database'>,
+  channelId: string,
+  id: string,
+): Promise<DeliveryResource & { historico: AttemptResource[] }> {
+  await requireWebhook(deps, channelId);
+  const row = isUuid(id) ? await findDeliveryRow(deps.database.db, channelId, id.toLowerCase()) : undefined;
+  if (!row) throw notFound('Entrega não encontrada.');
+  const attempts = await listAttemptRows(deps.database.db, channelId, row.id, ATTEMPTS_SHOWN);
+  return { ...toDeliveryResource(row), historico: attempts.map(toAttemptResource) };
+}
+
+export interface DeliveryQuery {
+  status?: DeliveryStatus;
+  limite?: number;
+  cursor?: string;
+  tipo?: string;
+  eventoId?: string;
+  linkId?: string;
+  desde?: string;
+  ate?: string;
+}
+
+/** GET /v1/webhooks/entregas: newest first, filtered, by cursor (the same kind as GET /v1/eventos's). */
 export async function listDeliveries(
   deps: Pick<Context, 'database'>,
   channelId: string,
-  filter: { status?: DeliveryStatus; limite?: number },
-): Promise<DeliveryResource[]> {
+  query: DeliveryQuery,
+): Promise<{ entregas: DeliveryResource[]; proximoCursor?: string }> {
+  const before = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
+  const { desde, ate } = period(query);
   await requireWebhook(deps, channelId);
-  const rows = await listDeliveryRows(deps.database.db, channelId, { status: filter.status, limit: filter.limite ?? 20 });
-  return rows.map(toDeliveryResource);
+  const filter: DeliveryFilter = {
+    ...(query.status !== undefined ? { status: query.status } : {}),
+    ...(query.tipo !== undefined ? { tipo: query.tipo } : {}),
+    ...(query.eventoId !== undefined ? { eventoId: query.eventoId.toLowerCase() } : {}),
+    ...(query.linkId !== undefined ? { linkId: query.linkId.toLowerCase() } : {}),
+    ...(desde ? { desde } : {}),
+    ...(ate ? { ate } : {}),
+  };
+  const limit = query.limite ?? 20;
+  const rows = await listDeliveryRows(deps.database.db, channelId, filter, before, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    entregas: page.map(toDeliveryResource),
+    ...(rows.length > limit && last ? { proximoCursor: encodeCursor({ xid: last.xid, id: last.event_id }) } : {}),
+  };
 }
 
 /** FALHOU or ENTREGUE → attempts reset, sent at once; answers with the record after that attempt. */
@@ -148,9 +222,7 @@ export async function recoverDeliveries(
   await requireWebhook(deps, channelId);
   if (input.status !== 'FALHOU')
     throw badRequest('status_invalido', 'status deve ser FALHOU: só entregas que falharam são reenfileiradas.');
-  const desde = input.desde !== undefined ? new Date(input.desde) : undefined;
-  const ate = input.ate !== undefined ? new Date(input.ate) : undefined;
-  if (desde && ate && desde >= ate) throw badRequest('periodo_invalido', 'Período inválido: desde deve ser anterior a ate.');
+  const { desde, ate } = period(input);
   let total = 0;
   for (;;) {
     const requeued = await requeueFailed(

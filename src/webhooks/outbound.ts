@@ -17,7 +17,14 @@ export interface OutboundResult {
   latencyMs: number;
   /** Short pt-BR or technical text for `ultimoErro`; never carries a secret. */
   error?: string;
+  /** The first RESPONSE_BODY_KEPT bytes of the answer's body as text, when it had one (kept with the attempt, never logged). */
+  body?: string;
+  /** The body was longer than what `body` holds. */
+  bodyTruncated?: boolean;
 }
+
+/** What each attempt keeps of the endpoint's answer (docs/rules.md §5). */
+export const RESPONSE_BODY_KEPT = 4096;
 
 export interface ResolvedAddress {
   address: string;
@@ -147,16 +154,18 @@ export function createOutbound(opts: OutboundOptions): Outbound {
         throw new OutboundFailure(`protocolo não permitido: ${url.protocol.replace(':', '')}`);
       }
       const addresses = literalAddresses(url.hostname) ?? (await resolveChecked(url.hostname, exchange));
-      status = await postOnce(
+      const answer = await postOnce(
         poolFor(url.origin, addresses),
         `${url.pathname}${url.search}`,
         body,
         { 'content-type': 'application/json', ...headers, 'user-agent': opts.userAgent },
         exchange,
       );
-      if (status >= 200 && status < 300) return { ok: true, status, latencyMs: elapsed() };
+      status = answer.status;
+      const kept = answer.body ? { body: answer.body, bodyTruncated: answer.truncated } : {};
+      if (status >= 200 && status < 300) return { ok: true, status, latencyMs: elapsed(), ...kept };
       const error = status >= 300 && status < 400 ? `redirecionamento não seguido (HTTP ${status})` : `HTTP ${status}`;
-      return { ok: false, status, latencyMs: elapsed(), error };
+      return { ok: false, status, latencyMs: elapsed(), error, ...kept };
     } catch (error) {
       const text = exchange.timedOut
         ? `tempo esgotado (${timeoutLabel})`
@@ -201,26 +210,36 @@ class AnsweredThenFailed extends Error {
   }
 }
 
+interface Answer {
+  status: number;
+  /** The first RESPONSE_BODY_KEPT bytes, as text; undefined for an empty body. */
+  body: string | undefined;
+  truncated: boolean;
+}
+
 /**
  * One POST through the pool's low-level dispatch: the answer's status once its body
  * has been read (up to 64 KB, so the socket can be reused; past that the socket is
- * closed and the status stands). No response stream, promise chain or AbortSignal
+ * closed and the status stands), with the first RESPONSE_BODY_KEPT bytes of that body. No response stream, promise chain or AbortSignal
  * listener per delivery, as request() would build: the handler below is all of it.
  * A request still waiting for a socket when the budget runs out is answered at once
  * and aborted as soon as it would start.
  */
-function postOnce(pool: Pool, path: string, body: string, headers: Record<string, string>, exchange: Exchange): Promise<number> {
-  return new Promise<number>((resolvePromise, reject) => {
+function postOnce(pool: Pool, path: string, body: string, headers: Record<string, string>, exchange: Exchange): Promise<Answer> {
+  return new Promise<Answer>((resolvePromise, reject) => {
     let settled = false;
     let status: number | undefined;
     let received = 0;
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
     let controller: Dispatcher.DispatchController | undefined;
     const settle = (error: unknown, value?: number) => {
       if (settled) return;
       settled = true;
       exchange.abort = undefined;
-      if (error === undefined) resolvePromise(value!);
-      else reject(status === undefined ? error : new AnsweredThenFailed(status, error));
+      if (error === undefined) {
+        resolvePromise({ status: value!, body: keptBytes > 0 ? bodyText(kept) : undefined, truncated: received > keptBytes });
+      } else reject(status === undefined ? error : new AnsweredThenFailed(status, error));
     };
     exchange.abort = (reason) => {
       if (controller) controller.abort(reason);
@@ -238,6 +257,11 @@ function postOnce(pool: Pool, path: string, body: string, headers: Record<string
         },
         onResponseData(c, chunk) {
           received += chunk.length;
+          if (status !== undefined && keptBytes < RESPONSE_BODY_KEPT) {
+            const part = chunk.subarray(0, RESPONSE_BODY_KEPT - keptBytes);
+            kept.push(Buffer.from(part)); // a copy: the chunk's memory is undici's to reuse
+            keptBytes += part.length;
+          }
           if (received > MAX_RESPONSE_BYTES && status !== undefined) {
             settle(undefined, status);
             c.abort(new OutboundFailure('resposta grande demais'));
@@ -253,6 +277,14 @@ function postOnce(pool: Pool, path: string, body: string, headers: Record<string
       },
     );
   });
+}
+
+/**
+ * The kept bytes as text for a text column: invalid UTF-8 (or a character cut at the
+ * limit) becomes U+FFFD, and so does NUL, which PostgreSQL text cannot hold.
+ */
+function bodyText(parts: Buffer[]): string {
+  return (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString('utf8').replaceAll('\0', '\uFFFD');
 }
 
 /** The promise, unless the budget runs out first (then its result is ignored). */

@@ -8,10 +8,17 @@ import {
   toWebhookResource,
   webhookHealth,
 } from './webhooks.service.ts';
-import { listDeliveries, recoverDeliveries, resendDelivery, sendTestEvent } from './deliveries.service.ts';
-import type { DeliveryStatus } from '../db/tables.ts';
+import {
+  getDelivery,
+  listDeliveries,
+  recoverDeliveries,
+  resendDelivery,
+  sendTestEvent,
+  type DeliveryQuery,
+} from './deliveries.service.ts';
 import {
   deleteWebhookSchema,
+  getDeliverySchema,
   getWebhookSchema,
   listDeliveriesSchema,
   recoverDeliveriesSchema,
@@ -58,13 +65,27 @@ export function registerWebhookRoutes(app: App, ctx: Context): void {
   app.get(
     '/v1/webhooks/entregas',
     {
-      config: { ...bearer, fieldCodes: { status: 'status_invalido', limite: 'limite_invalido' } },
+      config: {
+        ...bearer,
+        fieldCodes: {
+          status: 'status_invalido',
+          limite: 'limite_invalido',
+          cursor: 'cursor_invalido',
+          tipo: 'tipo_invalido',
+          eventoId: 'evento_id_invalido',
+          linkId: 'link_id_invalido',
+          desde: 'desde_invalido',
+          ate: 'ate_invalido',
+        },
+      },
       schema: listDeliveriesSchema,
     },
     // The schema admits only DELIVERY_STATUSES (a string enum, as the document shows it).
-    async (request) => ({
-      entregas: await listDeliveries(ctx, request.channel!.id, request.query as { status?: DeliveryStatus; limite?: number }),
-    }),
+    async (request) => listDeliveries(ctx, request.channel!.id, request.query as DeliveryQuery),
+  );
+
+  app.get('/v1/webhooks/entregas/:id', { config: bearer, schema: getDeliverySchema }, async (request) =>
+    getDelivery(ctx, request.channel!.id, request.params.id),
   );
 
   app.post('/v1/webhooks/entregas/:id/reenviar', { config: bearer, schema: resendDeliverySchema }, async (request) =>

@@ -96,6 +96,67 @@ const Delivery = Type.Object(
   { additionalProperties: false },
 );
 
+const Attempt = Type.Object(
+  {
+    numero: Type.Integer({ minimum: 1, maximum: 7, description: 'Igual a `X-Service-Delivery-Attempt` daquela tentativa.' }),
+    tentadaEm: DateTime('Quando a tentativa terminou.'),
+    httpStatus: Type.Optional(
+      Type.Integer({ description: 'Ausente quando não houve resposta (tempo esgotado, conexão recusada…).' }),
+    ),
+    latenciaMs: Type.Integer({ minimum: 0 }),
+    erro: Type.Optional(Type.String({ description: 'Somente nas tentativas que falharam; o mesmo texto de `ultimoErro`.' })),
+    corpoResposta: Type.Optional(
+      Type.String({
+        description:
+          'Os primeiros 4 KiB (4.096 bytes) do corpo que o seu endpoint respondeu, como texto UTF-8 (bytes inválidos e NUL viram U+FFFD). ' +
+          'Ausente quando a resposta não teve corpo.',
+      }),
+    ),
+    corpoRespostaTruncado: Type.Boolean({
+      description: 'true quando o corpo tinha mais de 4 KiB e `corpoResposta` traz só o começo.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const DeliveryWithAttempts = Type.Object(
+  {
+    ...Delivery.properties,
+    historico: Type.Array(Attempt, {
+      description: 'As tentativas, da mais antiga à mais recente (as 100 mais recentes, se houver mais).',
+    }),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        id: '019a7c3e-9a1b-7c3d-8e2f-1a2b3c4d5e6f',
+        eventoId: '019a7c3e-99f0-7aa1-b2c3-d4e5f6a7b8c9',
+        tipo: 'proposta.aprovada',
+        status: 'ENTREGUE',
+        tentativas: 2,
+        ultimoHttpStatus: 200,
+        ultimaLatenciaMs: 41,
+        ultimaTentativaEm: '2026-11-22T14:04:25.010Z',
+        entregueEm: '2026-11-22T14:04:25.010Z',
+        criadoEm: '2026-11-22T14:03:23.123Z',
+        historico: [
+          {
+            numero: 1,
+            tentadaEm: '2026-11-22T14:03:24.200Z',
+            httpStatus: 503,
+            latenciaMs: 12,
+            erro: 'HTTP 503',
+            corpoResposta: '{"erro":"manutenção"}',
+            corpoRespostaTruncado: false,
+          },
+          { numero: 2, tentadaEm: '2026-11-22T14:04:25.010Z', httpStatus: 200, latenciaMs: 41, corpoRespostaTruncado: false },
+        ],
+      },
+    ],
+  },
+);
+
 const noWebhook = ErrorBody(['nao_encontrado'], 'Nenhum webhook registrado para o canal.');
 
 /** PUT /v1/webhooks */
@@ -190,16 +251,65 @@ export const listDeliveriesSchema = {
   tags: ['Webhooks'],
   summary: 'Histórico de entregas',
   operationId: 'listarEntregas',
-  description: 'Entregas mais recentes primeiro, com a última tentativa de cada uma.',
+  description:
+    'Entregas mais recentes primeiro (na ordem em que os eventos foram registrados), com a última tentativa de cada uma. ' +
+    'Páginas por cursor: passe o `proximoCursor` da resposta para a página seguinte (mais antiga); com cursor, use os mesmos ' +
+    'filtros da primeira página. Como em `GET /v1/eventos`, o cursor é estável enquanto entregas novas chegam. Os filtros valem juntos.',
   security: [{ bearerAuth: [] }],
   querystring: Type.Object({
     status: Type.Optional(Type.String({ enum: [...DELIVERY_STATUSES], description: 'Filtro: PENDENTE, FALHOU ou ENTREGUE.' })),
     limite: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'De 1 a 100; padrão 20.' })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: '`proximoCursor` da página anterior.' })),
+    tipo: Type.Optional(Type.String({ enum: [...PROPOSAL_EVENT_TYPES], description: 'Só entregas de eventos deste tipo.' })),
+    eventoId: Type.Optional(Uuid('Só a entrega deste evento.')),
+    linkId: Type.Optional(Uuid('Só entregas de eventos deste link.')),
+    desde: Type.Optional(DateTime('Só eventos que ocorreram a partir deste instante (inclusive).')),
+    ate: Type.Optional(DateTime('Só eventos que ocorreram antes deste instante (exclusive).')),
   }),
   response: {
-    200: withHeaders(Type.Object({ entregas: Type.Array(Delivery) }, { additionalProperties: false }), {}, 'Entregas do canal.'),
-    400: ErrorBody(['status_invalido', 'limite_invalido'], 'Filtro de status ou limite inválido.'),
+    200: withHeaders(
+      Type.Object(
+        {
+          entregas: Type.Array(Delivery),
+          proximoCursor: Type.Optional(Type.String({ description: 'Ausente na última página.' })),
+        },
+        { additionalProperties: false },
+      ),
+      {},
+      'Entregas do canal.',
+    ),
+    400: ErrorBody(
+      [
+        'status_invalido',
+        'limite_invalido',
+        'cursor_invalido',
+        'tipo_invalido',
+        'evento_id_invalido',
+        'link_id_invalido',
+        'desde_invalido',
+        'ate_invalido',
+        'periodo_invalido',
+      ],
+      'Parâmetro inválido (o `code` diz qual) ou `desde` que não é anterior a `ate`.',
+    ),
     404: noWebhook,
+    ...bearerErrors(),
+  },
+};
+
+/** GET /v1/webhooks/entregas/:id */
+export const getDeliverySchema = {
+  tags: ['Webhooks'],
+  summary: 'Consultar uma entrega e suas tentativas',
+  operationId: 'consultarEntrega',
+  description:
+    'A entrega com cada tentativa: número, quando, status HTTP, latência, erro e o começo (até 4 KiB) do corpo que o seu ' +
+    'endpoint respondeu. O corpo é guardado cortado e marcado como tal, e nunca vai para os logs. Entrega de outro canal: 404.',
+  security: [{ bearerAuth: [] }],
+  params: Type.Object({ id: Uuid('Id da entrega.') }),
+  response: {
+    200: withHeaders(DeliveryWithAttempts, {}, 'A entrega e suas tentativas.'),
+    404: ErrorBody(['nao_encontrado'], 'Entrega inexistente, de outro canal, id que não é uuid, ou nenhum webhook registrado.'),
     ...bearerErrors(),
   },
 };

@@ -26,8 +26,29 @@ describe('configuration', () => {
       allowInsecureWebhooks: false,
       trustProxy: false,
       logLevel: 'info',
+      retention: { eventsDays: 30, personalDataDays: 30, idempotencyHours: 24 },
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads the retention periods, and never keeps idempotency keys less than the 24 hours the contract promises', () => {
+    expect(
+      loadConfig({
+        CONSIGNA_RETENTION_EVENTS_DAYS: '90',
+        CONSIGNA_RETENTION_PERSONAL_DATA_DAYS: '7',
+        CONSIGNA_RETENTION_IDEMPOTENCY_HOURS: '72',
+      }).retention,
+    ).toEqual({ eventsDays: 90, personalDataDays: 7, idempotencyHours: 72 });
+    const problems = problemsOf({
+      CONSIGNA_RETENTION_EVENTS_DAYS: '0',
+      CONSIGNA_RETENTION_PERSONAL_DATA_DAYS: 'trinta',
+      CONSIGNA_RETENTION_IDEMPOTENCY_HOURS: '12',
+    });
+    expect(problems).toEqual([
+      'CONSIGNA_RETENTION_EVENTS_DAYS: expected an integer from 1 to 3650, got "0"',
+      'CONSIGNA_RETENTION_PERSONAL_DATA_DAYS: expected an integer from 1 to 3650, got "trinta"',
+      'CONSIGNA_RETENTION_IDEMPOTENCY_HOURS: expected an integer from 24 to 8760, got "12"',
+    ]);
   });
 
   it('derives the public base url from the port and strips a trailing slash', () => {

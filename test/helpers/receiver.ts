@@ -39,6 +39,8 @@ export interface Receiver {
   readonly mostOpen: number;
   setStatus(status: number): void;
   setDelay(ms: number): void;
+  /** Answer with this body instead of "ok"/"erro" (undefined: back to those). */
+  setBody(body: string | Buffer | undefined): void;
   /** Redirect every request to `location` (302 unless `status` says otherwise); undefined turns it off. */
   setRedirect(location: string | undefined, status?: number): void;
   /** Keep new requests open (recorded, never answered) until release(). */
@@ -58,6 +60,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   let redirect: { location: string; status: number } | undefined = options.redirectTo
     ? { location: options.redirectTo, status: 302 }
     : undefined;
+  let body: string | Buffer | undefined;
   let holding = false;
   const held: http.ServerResponse[] = [];
   const requests: ReceivedRequest[] = [];
@@ -72,7 +75,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       res.writeHead(redirect.status, { location: redirect.location, 'content-type': 'text/plain' }).end('redirecionado');
       return;
     }
-    res.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 200 && status < 300 ? 'ok' : 'erro');
+    res.writeHead(status, { 'content-type': 'text/plain' }).end(body ?? (status >= 200 && status < 300 ? 'ok' : 'erro'));
   };
 
   const server = http.createServer((req, res) => {
@@ -128,6 +131,9 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     },
     setDelay(ms) {
       delayMs = ms;
+    },
+    setBody(value) {
+      body = value;
     },
     setRedirect(location, redirectStatus = 302) {
       redirect = location === undefined ? undefined : { location, status: redirectStatus };

@@ -181,6 +181,16 @@ describe('every endpoint through its typed method', () => {
     expect(delivered.map((d) => d.tipo).sort()).toEqual(['proposta.aguardando_formalizacao', 'proposta.criada']);
     const resent = await consigna.resendDelivery(delivered[0]!.id);
     expect(resent).toMatchObject({ id: delivered[0]!.id, status: 'ENTREGUE', tentativas: 1 });
+    // Its history: the worker's attempt, then the resend's, each with the inbox's answer.
+    const detail = await consigna.getDelivery(delivered[0]!.id);
+    expect(detail.historico.map((a) => [a.numero, a.httpStatus])).toEqual([
+      [1, 200],
+      [1, 200],
+    ]);
+    // Every delivery of the link, page by page.
+    const pages: string[] = [];
+    for await (const d of consigna.deliveries({ linkId: link.id, limite: 1 })) pages.push(d.id);
+    expect(pages.toSorted()).toEqual(delivered.map((d) => d.id).toSorted());
 
     expect(await consigna.simulateProposal(link.id, 'FORMALIZADA')).toEqual({ status: 'FORMALIZADA', alterado: true });
     expect(await consigna.simulateProposal(link.id, 'FORMALIZADA')).toEqual({ status: 'FORMALIZADA', alterado: false });

@@ -24,6 +24,7 @@ const METHODS: Record<string, keyof Consigna | null> = {
   'POST /v1/webhooks/segredo': 'rotateWebhookSecret',
   'POST /v1/webhooks/teste': 'sendTestEvent',
   'GET /v1/webhooks/entregas': 'listDeliveries',
+  'GET /v1/webhooks/entregas/{id}': 'getDelivery',
   'POST /v1/webhooks/entregas/{id}/reenviar': 'resendDelivery',
   'POST /v1/webhooks/entregas/reenviar': 'recoverDeliveries',
   'PUT /v1/sandbox/receptor': 'ensureInbox',

@@ -10,7 +10,13 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { forbiddenAddressReason } from '../../src/webhooks/address-policy.ts';
-import { createOutbound, type Outbound, type OutboundOptions, type ResolvedAddress } from '../../src/webhooks/outbound.ts';
+import {
+  createOutbound,
+  RESPONSE_BODY_KEPT,
+  type Outbound,
+  type OutboundOptions,
+  type ResolvedAddress,
+} from '../../src/webhooks/outbound.ts';
 
 interface Seen {
   method: string;
@@ -145,7 +151,30 @@ describe('outbound over http (development switch on)', () => {
   it('reports a 500 as a failure with its status', async () => {
     const r = await receiver((_req, res) => res.writeHead(500).end('erro'));
     const result = await outbound().post(new URL(`http://127.0.0.1:${r.port}/`), BODY, HEADERS);
-    expect(result).toEqual({ ok: false, status: 500, latencyMs: expect.any(Number), error: 'HTTP 500' });
+    // The start of the answer's body comes back with the attempt (kept in its history, never logged).
+    expect(result).toEqual({
+      ok: false,
+      status: 500,
+      latencyMs: expect.any(Number),
+      error: 'HTTP 500',
+      body: 'erro',
+      bodyTruncated: false,
+    });
+  });
+
+  it('keeps the first 4 KiB of a long answer, marked as cut, and reads the rest only up to its limit', async () => {
+    const long = Buffer.concat([Buffer.from('início:'), Buffer.alloc(200_000, 'x')]);
+    const r = await receiver((_req, res) => res.writeHead(422, { 'content-type': 'text/plain' }).end(long));
+    const result = await outbound().post(new URL(`http://127.0.0.1:${r.port}/`), BODY, HEADERS);
+    expect(result).toMatchObject({ ok: false, status: 422, error: 'HTTP 422', bodyTruncated: true });
+    expect(Buffer.byteLength(result.body!)).toBe(RESPONSE_BODY_KEPT);
+    expect(result.body!.startsWith('início:xxx')).toBe(true);
+  });
+
+  it('keeps no body when the answer has none', async () => {
+    const r = await receiver((_req, res) => res.writeHead(204).end());
+    const result = await outbound().post(new URL(`http://127.0.0.1:${r.port}/`), BODY, HEADERS);
+    expect(result).toEqual({ ok: true, status: 204, latencyMs: expect.any(Number) });
   });
 
   it('gives up after the total timeout when the answer is slow', async () => {
@@ -354,7 +383,7 @@ describe('outbound over https, pinned to the checked address', () => {
     const r = await receiver(ok200, { host: PLAYS_PUBLIC, tls });
     const dns = scriptedResolver([v4(PLAYS_PUBLIC)]);
     const result = await strictClient(dns.resolve).post(new URL(`https://hooks.example.com:${r.port}/hook`), BODY, HEADERS);
-    expect(result).toEqual({ ok: true, status: 200, latencyMs: expect.any(Number) });
+    expect(result).toMatchObject({ ok: true, status: 200, latencyMs: expect.any(Number) });
     expect(dns.calls).toEqual(['hooks.example.com']);
     expect(r.requests[0]).toMatchObject({
       localAddress: PLAYS_PUBLIC,

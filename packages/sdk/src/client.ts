@@ -9,6 +9,7 @@ import type {
   CreatedLink,
   DeliveryList,
   Delivery,
+  DeliveryWithAttempts,
   EnsureInboxInput,
   Inbox,
   InboxEvents,
@@ -290,6 +291,26 @@ export class Consigna {
   /** `GET /v1/webhooks/entregas`: latest deliveries first. */
   listDeliveries(query: ListDeliveriesQuery = {}, options?: CallOptions): Promise<DeliveryList> {
     return this.#send({ method: 'GET', path: '/v1/webhooks/entregas', query, retry: 'always', call: options });
+  }
+
+  /** Every delivery matching `query`, newest first, page by page (`limite` per request). */
+  async *deliveries(query: Omit<ListDeliveriesQuery, 'cursor'> = {}, options?: CallOptions): AsyncGenerator<Delivery> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listDeliveries({ ...query, ...(cursor ? { cursor } : {}) }, options);
+      yield* page.entregas;
+      cursor = page.proximoCursor;
+    } while (cursor);
+  }
+
+  /** `GET /v1/webhooks/entregas/{id}`: the delivery with every attempt (status, latency, error, start of the response body). */
+  getDelivery(deliveryId: string, options?: CallOptions): Promise<DeliveryWithAttempts> {
+    return this.#send({
+      method: 'GET',
+      path: `/v1/webhooks/entregas/${encodeURIComponent(deliveryId)}`,
+      retry: 'always',
+      call: options,
+    });
   }
 
   /** `POST /v1/webhooks/entregas/{id}/reenviar` (deliveries `FALHOU` or `ENTREGUE`). */

@@ -354,9 +354,29 @@ export interface paths {
     };
     /**
      * Histórico de entregas
-     * @description Entregas mais recentes primeiro, com a última tentativa de cada uma.
+     * @description Entregas mais recentes primeiro (na ordem em que os eventos foram registrados), com a última tentativa de cada uma. Páginas por cursor: passe o `proximoCursor` da resposta para a página seguinte (mais antiga); com cursor, use os mesmos filtros da primeira página. Como em `GET /v1/eventos`, o cursor é estável enquanto entregas novas chegam. Os filtros valem juntos.
      */
     get: operations['listarEntregas'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/entregas/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Consultar uma entrega e suas tentativas
+     * @description A entrega com cada tentativa: número, quando, status HTTP, latência, erro e o começo (até 4 KiB) do corpo que o seu endpoint respondeu. O corpo é guardado cortado e marcado como tal, e nunca vai para os logs. Entrega de outro canal: 404.
+     */
+    get: operations['consultarEntrega'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1574,6 +1594,12 @@ export interface operations {
             criadoEm: string;
             /**
              * Format: date-time
+             * @description Quando os dados pessoais do cliente (CPF completo, celular, nome, nascimento, e-mail, chave Pix, link de assinatura) foram apagados, um prazo depois de o link terminar (LGPD). Ficam o CPF mascarado, os status e a proposta.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            dadosPessoaisRemovidosEm?: string;
+            /**
+             * Format: date-time
              * @description criadoEm + 7 dias.
              * @example 2026-11-22T14:03:23.123Z
              */
@@ -1892,6 +1918,12 @@ export interface operations {
              * @example 2026-11-22T14:03:23.123Z
              */
             criadoEm: string;
+            /**
+             * Format: date-time
+             * @description Quando os dados pessoais do cliente (CPF completo, celular, nome, nascimento, e-mail, chave Pix, link de assinatura) foram apagados, um prazo depois de o link terminar (LGPD). Ficam o CPF mascarado, os status e a proposta.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            dadosPessoaisRemovidosEm?: string;
             /**
              * Format: date-time
              * @description criadoEm + 7 dias.
@@ -5084,10 +5116,35 @@ export interface operations {
   listarEntregas: {
     parameters: {
       query?: {
+        /**
+         * @description Só eventos que ocorreram antes deste instante (exclusive).
+         * @example 2026-11-22T14:03:23.123Z
+         */
+        ate?: string;
+        /** @description `proximoCursor` da página anterior. */
+        cursor?: string;
+        /**
+         * @description Só eventos que ocorreram a partir deste instante (inclusive).
+         * @example 2026-11-22T14:03:23.123Z
+         */
+        desde?: string;
+        /** @description Só a entrega deste evento. */
+        eventoId?: string;
         /** @description De 1 a 100; padrão 20. */
         limite?: number;
+        /** @description Só entregas de eventos deste link. */
+        linkId?: string;
         /** @description Filtro: PENDENTE, FALHOU ou ENTREGUE. */
         status?: 'PENDENTE' | 'FALHOU' | 'ENTREGUE';
+        /** @description Só entregas de eventos deste tipo. */
+        tipo?:
+          | 'proposta.criada'
+          | 'proposta.aguardando_formalizacao'
+          | 'proposta.formalizada'
+          | 'proposta.aprovada'
+          | 'proposta.recusada'
+          | 'proposta.cancelada'
+          | 'proposta.falha';
       };
       header?: never;
       path?: never;
@@ -5139,10 +5196,12 @@ export interface operations {
               ultimoErro?: string;
               ultimoHttpStatus?: number;
             }[];
+            /** @description Ausente na última página. */
+            proximoCursor?: string;
           };
         };
       };
-      /** @description Filtro de status ou limite inválido. */
+      /** @description Parâmetro inválido (o `code` diz qual) ou `desde` que não é anterior a `ate`. */
       400: {
         headers: {
           /** @description Identificador da requisição; repetido como `requestId` nos erros. */
@@ -5162,7 +5221,16 @@ export interface operations {
              * @description Código estável para tratamento programático.
              * @enum {string}
              */
-            code: 'status_invalido' | 'limite_invalido';
+            code:
+              | 'status_invalido'
+              | 'limite_invalido'
+              | 'cursor_invalido'
+              | 'tipo_invalido'
+              | 'evento_id_invalido'
+              | 'link_id_invalido'
+              | 'desde_invalido'
+              | 'ate_invalido'
+              | 'periodo_invalido';
             /** @description Mensagem em pt-BR. */
             message: string;
             /** @description Igual ao cabeçalho X-Request-Id. */
@@ -5229,6 +5297,350 @@ export interface operations {
         };
       };
       /** @description Nenhum webhook registrado para o canal. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  consultarEntrega: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id da entrega. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A entrega e suas tentativas. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "019a7c3e-9a1b-7c3d-8e2f-1a2b3c4d5e6f",
+           *       "eventoId": "019a7c3e-99f0-7aa1-b2c3-d4e5f6a7b8c9",
+           *       "tipo": "proposta.aprovada",
+           *       "status": "ENTREGUE",
+           *       "tentativas": 2,
+           *       "ultimoHttpStatus": 200,
+           *       "ultimaLatenciaMs": 41,
+           *       "ultimaTentativaEm": "2026-11-22T14:04:25.010Z",
+           *       "entregueEm": "2026-11-22T14:04:25.010Z",
+           *       "criadoEm": "2026-11-22T14:03:23.123Z",
+           *       "historico": [
+           *         {
+           *           "numero": 1,
+           *           "tentadaEm": "2026-11-22T14:03:24.200Z",
+           *           "httpStatus": 503,
+           *           "latenciaMs": 12,
+           *           "erro": "HTTP 503",
+           *           "corpoResposta": "{\"erro\":\"manutenção\"}",
+           *           "corpoRespostaTruncado": false
+           *         },
+           *         {
+           *           "numero": 2,
+           *           "tentadaEm": "2026-11-22T14:04:25.010Z",
+           *           "httpStatus": 200,
+           *           "latenciaMs": 41,
+           *           "corpoRespostaTruncado": false
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            criadoEm: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            entregueEm?: string;
+            /** Format: uuid */
+            eventoId: string;
+            /** @description As tentativas, da mais antiga à mais recente (as 100 mais recentes, se houver mais). */
+            historico: {
+              /** @description Os primeiros 4 KiB (4.096 bytes) do corpo que o seu endpoint respondeu, como texto UTF-8 (bytes inválidos e NUL viram U+FFFD). Ausente quando a resposta não teve corpo. */
+              corpoResposta?: string;
+              /** @description true quando o corpo tinha mais de 4 KiB e `corpoResposta` traz só o começo. */
+              corpoRespostaTruncado: boolean;
+              /** @description Somente nas tentativas que falharam; o mesmo texto de `ultimoErro`. */
+              erro?: string;
+              /** @description Ausente quando não houve resposta (tempo esgotado, conexão recusada…). */
+              httpStatus?: number;
+              latenciaMs: number;
+              /** @description Igual a `X-Service-Delivery-Attempt` daquela tentativa. */
+              numero: number;
+              /**
+               * Format: date-time
+               * @description Quando a tentativa terminou.
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              tentadaEm: string;
+            }[];
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Somente em PENDENTE.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            proximaTentativaEm?: string;
+            /** @enum {string} */
+            status: 'PENDENTE' | 'FALHOU' | 'ENTREGUE';
+            tentativas: number;
+            tipo: string;
+            ultimaLatenciaMs?: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            ultimaTentativaEm?: string;
+            /** @description Texto curto: tempo esgotado, conexão recusada, HTTP 500, endereço recusado… */
+            ultimoErro?: string;
+            ultimoHttpStatus?: number;
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Entrega inexistente, de outro canal, id que não é uuid, ou nenhum webhook registrado. */
       404: {
         headers: {
           /** @description Identificador da requisição; repetido como `requestId` nos erros. */

@@ -50,6 +50,9 @@ export type ListDeliveriesQuery = Query<'/v1/webhooks/entregas', 'get'>;
 export type DeliveryList = ResponseBody<'/v1/webhooks/entregas', 'get', 200>;
 export type Delivery = DeliveryList['entregas'][number];
 export type DeliveryStatus = Delivery['status'];
+/** `GET /v1/webhooks/entregas/{id}`: the delivery and its attempts (`historico`). */
+export type DeliveryWithAttempts = ResponseBody<'/v1/webhooks/entregas/{id}', 'get', 200>;
+export type DeliveryAttempt = DeliveryWithAttempts['historico'][number];
 
 export type RecoverDeliveriesInput = RequestBody<'/v1/webhooks/entregas/reenviar', 'post'>;
 export type RecoveryResult = ResponseBody<'/v1/webhooks/entregas/reenviar', 'post', 200>;

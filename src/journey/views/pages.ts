@@ -160,16 +160,19 @@ export function sendingPage(ctx: PageContext): SafeHtml {
   );
 }
 
-export function resultPage(ctx: PageContext, numero: number, signingUrl: string | null): SafeHtml {
+/** `erased`: the link's personal data is gone (retention), the signing link with it. */
+export function resultPage(ctx: PageContext, numero: number, signingUrl: string | null, erased = false): SafeHtml {
   return layout(
     { title: `Proposta nº ${numero}`, sandbox: ctx.sandbox },
     html`<h1>Proposta nº ${numero}</h1>
 <p class="lead">Sua proposta foi criada no banco.</p>
 ${
-  signingUrl
-    ? html`<p>Falta só assinar o contrato. A assinatura é digital e leva um minuto.</p>
+  erased
+    ? html`<p role="status">Por segurança, os seus dados pessoais já foram apagados deste link. Para acompanhar a proposta, fale com quem enviou este link.</p>`
+    : signingUrl
+      ? html`<p>Falta só assinar o contrato. A assinatura é digital e leva um minuto.</p>
 <p><a class="botao" href="${signingUrl}" rel="noreferrer">Assinar contrato</a></p>`
-    : html`<p role="status">O link de assinatura ainda não está pronto. Você o receberá em breve pelo canal que enviou este link.</p>`
+      : html`<p role="status">O link de assinatura ainda não está pronto. Você o receberá em breve pelo canal que enviou este link.</p>`
 }
 <p class="dica">Guarde o número da proposta para acompanhar a contratação.</p>`,
   );

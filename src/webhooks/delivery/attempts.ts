@@ -156,7 +156,7 @@ async function claimStatement(
   const leases = [...new Set(record.map((r) => r.leaseId))];
   const ending = new Map<string, number>();
   for (const r of record) ending.set(r.channelId, (ending.get(r.channelId) ?? 0) + 1);
-  const recording = record.length > 0 ? sql`recorded as (${resultsUpdate(record)}), ` : sql``;
+  const recording = record.length > 0 ? sql`${resultsRecorded(record)}, ` : sql``;
   const notRecorded = record.length > 0 ? sql`and (lease_id is null or not (lease_id = any (${leases}::uuid[])))` : sql``;
   const endingHere =
     record.length > 0
@@ -368,12 +368,15 @@ export interface AttemptResult {
   error: string | null;
   latencyMs: number;
   at: Date;
+  /** The start of the endpoint's answer (outbound.ts, RESPONSE_BODY_KEPT), kept with the attempt. */
+  responseBody: string | null;
+  responseTruncated: boolean;
 }
 
 /** What an attempt leads to: delivered, the next retry of the schedule, or failed for good. */
 export function outcome(
   claimed: Pick<ClaimedDelivery, 'id' | 'leaseId' | 'attempt' | 'channelId'>,
-  result: { ok: boolean; status?: number; latencyMs: number; error?: string },
+  result: { ok: boolean; status?: number; latencyMs: number; error?: string; body?: string; bodyTruncated?: boolean },
   at: Date,
   retryDelaysSeconds: readonly number[],
 ): AttemptResult {
@@ -384,6 +387,8 @@ export function outcome(
     httpStatus: result.status ?? null,
     latencyMs: result.latencyMs,
     at,
+    responseBody: result.body ?? null,
+    responseTruncated: result.bodyTruncated ?? false,
   };
   if (result.ok) return { ...base, status: 'ENTREGUE', nextAttemptAt: null, error: null };
   const error = (result.error ?? 'falha').slice(0, 500);
@@ -394,25 +399,32 @@ export function outcome(
 
 /**
  * Records many results in one statement. A row whose lease changed (its lease
- * expired and another worker took it) is left alone: the newer attempt owns it.
+ * expired and another worker took it) is left alone: the newer attempt owns it, and
+ * so is the late result's attempt row (only results that land are in the history).
  */
 export async function recordResults(db: DB, results: AttemptResult[]): Promise<number> {
   if (results.length === 0) return 0;
-  const result = await resultsUpdate(results).execute(db);
-  return Number(result.numAffectedRows ?? 0n);
+  const { rows } = await sql<{ n: number }>`with ${resultsRecorded(results)} select count(*)::int as n from recorded`.execute(db);
+  return rows[0]?.n ?? 0;
 }
 
-/** The UPDATE that writes attempt results (alone, or as a CTE of a claim). */
-function resultsUpdate(results: AttemptResult[]) {
+/**
+ * The CTEs that write attempt results (alone, or within a claim): `results` (the
+ * input), `recorded` (the deliveries updated) and `kept` (one delivery_attempts row per
+ * result that landed, numbered with the delivery's attempt count).
+ */
+function resultsRecorded(results: AttemptResult[]) {
   const column = <T>(pick: (r: AttemptResult) => T) => results.map(pick);
   return sql`
-    with v as (
+    results as (
       select * from unnest(
         ${column((r) => r.id)}::uuid[], ${column((r) => r.leaseId)}::uuid[], ${column((r) => r.status)}::text[],
         ${column((r) => r.nextAttemptAt?.toISOString() ?? null)}::timestamptz[], ${column((r) => r.httpStatus)}::int[],
-        ${column((r) => r.error)}::text[], ${column((r) => r.latencyMs)}::int[], ${column((r) => r.at.toISOString())}::timestamptz[]
-      ) as v(id, lease_id, status, next_attempt_at, http_status, error, latency_ms, at)
-    )
+        ${column((r) => r.error)}::text[], ${column((r) => r.latencyMs)}::int[], ${column((r) => r.at.toISOString())}::timestamptz[],
+        ${column((r) => r.responseBody)}::text[], ${column((r) => r.responseTruncated)}::bool[]
+      ) as v(id, lease_id, status, next_attempt_at, http_status, error, latency_ms, at, response_body, response_truncated)
+    ),
+    recorded as (
     update deliveries d
     set status = v.status,
         next_attempt_at = v.next_attempt_at,
@@ -422,8 +434,15 @@ function resultsUpdate(results: AttemptResult[]) {
         last_latency_ms = v.latency_ms,
         last_attempt_at = v.at,
         entregue_em = case when v.status = 'ENTREGUE' then v.at else d.entregue_em end
-    from v
-    where d.id = any (array(select id from v)) and d.id = v.id and d.lease_id = v.lease_id
+    from results v
+    where d.id = any (array(select id from results)) and d.id = v.id and d.lease_id = v.lease_id
+    returning d.id, d.channel_id, d.tentativas, v.at, v.http_status, v.latency_ms, v.error, v.response_body, v.response_truncated
+    ),
+    kept as (
+      insert into delivery_attempts
+        (delivery_id, channel_id, attempt, attempted_at, http_status, latency_ms, error, response_body, response_truncated)
+      select id, channel_id, tentativas, at, http_status, latency_ms, error, response_body, response_truncated from recorded
+    )
   `;
 }
 
