@@ -15,6 +15,7 @@ import { registerJourneyRoutes } from './journey/journey.routes.ts';
 import { registerJourneySimulationRoutes } from './journey/simulation.routes.ts';
 import { journeyAssets } from './journey/views/assets.ts';
 import { registerEventRoutes } from './events/events.routes.ts';
+import { registerBrandRoutes } from './brand/brand.routes.ts';
 import { registerWebhookRoutes } from './webhooks/webhooks.routes.ts';
 import { registerInboxRoutes } from './sandbox/inbox.routes.ts';
 import { registerInboxStreamRoutes } from './sandbox/inbox-stream.routes.ts';
@@ -37,6 +38,7 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerJourneyRoutes(app, ctx, limiter);
   registerEventRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerBrandRoutes(app, ctx);
   if (ctx.config.ambiente === 'SANDBOX') {
     registerInboxRoutes(app, ctx, limiter);
     registerInboxStreamRoutes(app, ctx, limiter);

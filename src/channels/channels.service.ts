@@ -98,7 +98,8 @@ export async function getChannels(deps: Deps): Promise<Channel[]> {
 
 export const hasChannels = async (deps: Deps): Promise<boolean> => (await countChannels(deps.database.db)) > 0;
 
-async function requireChannel(deps: Deps, id: string): Promise<ChannelRow> {
+/** The channel, or the operator told it does not exist. */
+export async function requireChannel(deps: Deps, id: string): Promise<ChannelRow> {
   const channel = /^[0-9a-f-]{36}$/i.test(id) ? await findChannelById(deps.database.db, id) : undefined;
   if (!channel) throw new ChannelInputError(`channel ${id} not found`);
   return channel;

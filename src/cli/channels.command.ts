@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { openContext } from '../server.ts';
@@ -8,10 +9,13 @@ import {
   ChannelInputError,
   createChannel,
   getChannels,
+  requireChannel,
   rotateClientSecret,
   setChannelActive,
 } from '../channels/channels.service.ts';
 import { channelsHealth, type ChannelHealth } from '../webhooks/webhooks.service.ts';
+import { getBrand, putBrand, removeBrand, type BrandResource } from '../brand/brand.service.ts';
+import { AppError } from '../errors.ts';
 
 export async function runChannelsCommand(config: Config, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -22,13 +26,16 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
       name: { type: 'string' },
       'allow-ip': { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
+      color: { type: 'string' },
+      logo: { type: 'string' },
+      remove: { type: 'boolean', default: false },
     },
   });
-  const known = ['create', 'list', 'deactivate', 'activate', 'rotate-secret', 'health'];
+  const known = ['create', 'list', 'deactivate', 'activate', 'rotate-secret', 'health', 'brand'];
   if (!sub || !known.includes(sub)) throw new ChannelInputError(`expected one of: channels ${known.join(' | ')}`);
   if (sub === 'create' && !values.name) throw new ChannelInputError('channels create needs --name NAME');
   const id = positionals[0];
-  if (['deactivate', 'activate', 'rotate-secret'].includes(sub) && !id)
+  if (['deactivate', 'activate', 'rotate-secret', 'brand'].includes(sub) && !id)
     throw new ChannelInputError(`channels ${sub} needs the channel ID`);
 
   for (const entry of values['allow-ip'] ?? []) {
@@ -78,6 +85,8 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
         printHealth(await channelsHealth(ctx), values.json ?? false);
         return 0;
       }
+      case 'brand':
+        return await brandCommand(ctx, id!, values);
       case 'deactivate':
       case 'activate': {
         const channel = await setChannelActive(ctx, id!, sub === 'activate');
@@ -97,6 +106,56 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
     return 1;
   } finally {
     await ctx.release();
+  }
+}
+
+/**
+ * `channels brand ID`: shows the brand; with --name (and --color, --logo FILE) sets it,
+ * validated exactly as PUT /v1/marca; --remove takes it away.
+ */
+async function brandCommand(
+  ctx: Awaited<ReturnType<typeof openContext>>,
+  id: string,
+  values: { name?: string; color?: string; logo?: string; remove?: boolean; json?: boolean },
+): Promise<number> {
+  const channel = await requireChannel(ctx, id);
+  const print = (brand: BrandResource) => {
+    if (values.json) return console.log(JSON.stringify(brand, null, 2));
+    console.log(`${channel.id}  ${brand.nome}  colour ${brand.cor ?? 'default'} (applied ${brand.corAplicada})`);
+    console.log(
+      brand.logo
+        ? `logo ${brand.logo.tipo} ${brand.logo.largura}x${brand.logo.altura} ${brand.logo.bytes} bytes ${brand.logo.url}`
+        : 'no logo',
+    );
+  };
+  try {
+    if (values.remove) {
+      await removeBrand(ctx, channel.id);
+      console.log(`Brand removed: the pages show the channel's name (${channel.name}).`);
+      return 0;
+    }
+    if (values.name === undefined) {
+      if (values.color !== undefined || values.logo !== undefined)
+        throw new ChannelInputError('channels brand needs --name NAME to set a brand');
+      print(await getBrand(ctx, channel.id));
+      return 0;
+    }
+    const logo =
+      values.logo === undefined
+        ? undefined
+        : await readFile(values.logo).catch(() => {
+            throw new ChannelInputError(`--logo ${values.logo}: cannot read the file`);
+          });
+    const { brand } = await putBrand(ctx, channel.id, {
+      nome: values.name,
+      ...(values.color !== undefined ? { cor: values.color } : {}),
+      ...(logo ? { logo: logo.toString('base64') } : {}),
+    });
+    print(brand);
+    return 0;
+  } catch (error) {
+    if (error instanceof AppError) throw new ChannelInputError(`${error.code}: ${error.message}`);
+    throw error;
   }
 }
 

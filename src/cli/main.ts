@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { DataDirBusyError } from '../db/data-dir-lock.ts';
 import { ChannelInputError } from '../channels/channels.service.ts';
 import { runChannelsCommand } from './channels.command.ts';
+import { runLinksCommand } from './links.command.ts';
 import { runServe } from './serve.command.ts';
 import { openContext } from '../server.ts';
 import { isDbUnavailable } from '../db/unavailable.ts';
@@ -26,6 +27,12 @@ Channels:
   channels rotate-secret ID [--json]
   channels health [--json]        each channel's webhook endpoint: failures in a row, contained,
                                   last success, last failure and why, pending and failed deliveries
+  channels brand ID [--name NAME [--color #RRGGBB] [--logo FILE]] [--remove] [--json]
+                                  the channel's brand on the customer's pages (shown without --name)
+
+Links:
+  links consent LINK_ID [--json]  the customer's consent to the bank query: text and version,
+                                  time, IP and user agent (evidence for the bank)
 
 Configuration comes from environment variables; see README.md.`;
 
@@ -49,6 +56,8 @@ async function main(argv: string[]): Promise<number> {
       return runMigrate(config);
     case 'channels':
       return runChannelsCommand(config, rest);
+    case 'links':
+      return runLinksCommand(config, rest);
     default:
       console.error(`Unknown command: ${command}\n\n${USAGE}`);
       return 1;

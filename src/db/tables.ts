@@ -66,6 +66,7 @@ export interface LinksTable {
   aberto_em: Timestamp | null;
   updated_at: Timestamp;
   personal_data_erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  return_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface IdempotencyKeysTable {
@@ -90,6 +91,10 @@ export interface JourneysTable {
   last_failure: string | null;
   signing_url: string | null;
   updated_at: Timestamp;
+  consent_version: ColumnType<string | null, string | null | undefined, string | null>;
+  consent_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** {ip, userAgent} of the consent, sealed; null once erased. */
+  consent_sealed: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
 }
 
 export interface ProposalsTable {
@@ -124,6 +129,18 @@ export interface WebhooksTable {
   previous_valid_until: Timestamp | null;
   criado_em: Timestamp;
   atualizado_em: Timestamp;
+}
+
+export interface ChannelBrandsTable {
+  channel_id: string;
+  nome: string;
+  cor: string | null;
+  logo: Uint8Array | null;
+  logo_type: string | null;
+  logo_hash: string | null;
+  logo_width: number | null;
+  logo_height: number | null;
+  updated_at: Timestamp;
 }
 
 export interface DeliveriesTable {
@@ -222,6 +239,7 @@ export interface Tables {
   events: EventsTable;
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;
+  channel_brands: ChannelBrandsTable;
   delivery_attempts: DeliveryAttemptsTable;
   delivery_channels: DeliveryChannelsTable;
   delivery_workers: DeliveryWorkersTable;

@@ -45,6 +45,7 @@ export async function registerOpenApi(app: App, ctx: Context): Promise<void> {
         { name: 'Autenticação', description: 'Token de acesso (client credentials).' },
         { name: 'Canal', description: 'Identidade do canal.' },
         { name: 'Links', description: 'Links de contratação e proposta.' },
+        { name: 'Marca', description: 'A marca do canal nas páginas que o cliente vê: nome, logo e cor.' },
         { name: 'Eventos', description: 'Os eventos de proposta do canal, para conciliar sem depender só dos webhooks.' },
         { name: 'Webhooks', description: 'Registro, segredo, entregas e evento de teste.' },
         { name: 'Sandbox', description: 'Simulador de proposta e receptor de testes.' },

@@ -55,3 +55,12 @@ export async function advance(
 export async function setSigningUrl(tx: Tx, linkId: string, url: string, at: Date): Promise<void> {
   await tx.updateTable('journeys').set({ signing_url: url, updated_at: at }).where('link_id', '=', linkId).execute();
 }
+
+/** The consent step's evidence, written while the journey is at that step. */
+export async function recordConsent(
+  db: DB,
+  linkId: string,
+  consent: { consent_version: string; consent_at: Date; consent_sealed: Uint8Array },
+): Promise<void> {
+  await db.updateTable('journeys').set(consent).where('link_id', '=', linkId).where('step', '=', 'consulta').execute();
+}

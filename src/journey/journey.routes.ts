@@ -12,20 +12,34 @@ import * as journey from './journey.service.ts';
 import { hashLinkToken } from '../links/links.service.ts';
 import { hitPathToken, type RateLimiter } from '../http/rate-limit.ts';
 import * as pages from './views/pages.ts';
-import { proposalNumberOfLink } from '../proposals/proposals.repository.ts';
+import { channelOfProposal, proposalNumberOfLink } from '../proposals/proposals.repository.ts';
+import { pageBrand } from '../brand/brand.service.ts';
+import { cleanUserAgent } from './consent.ts';
 
 const TOKEN = /^[A-Za-z0-9]{43}$/;
 const FORM = 'application/x-www-form-urlencoded';
 
 type Params = { token: string };
-type Action = (deps: journey.Deps, token: string, input: Record<string, string | undefined>) => Promise<journey.ActionResult>;
+/** Who submitted the form, for the evidence of consent. */
+type Sender = { ip: string; userAgent: string | undefined };
+type Action = (
+  deps: journey.Deps,
+  token: string,
+  input: Record<string, string | undefined>,
+  sender: Sender,
+) => Promise<journey.ActionResult>;
 
 const ACTIONS: Record<string, Action> = {
   comecar: (d, t) => journey.start(d, t),
   celular: (d, t, i) => journey.sendCode(d, t, i),
   codigo: (d, t, i) => journey.confirmCode(d, t, i),
   reenviar: (d, t) => journey.changePhone(d, t),
-  consulta: (d, t, i) => journey.consultOffers(d, t, i),
+  consulta: (d, t, i, s) =>
+    journey.consultOffers(d, t, i, {
+      origem: 'pagina',
+      ip: s.ip,
+      ...(s.userAgent ? { userAgent: cleanUserAgent(s.userAgent) } : {}),
+    }),
   oferta: (d, t, i) => journey.chooseOffer(d, t, i),
   dados: (d, t, i) => journey.submitCustomerData(d, t, i),
   voltar: (d, t) => journey.goBack(d, t),
@@ -92,7 +106,7 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
           );
         }
         const body = typeof request.body === 'object' && request.body !== null ? request.body : {};
-        const result = await run(ctx, token, body);
+        const result = await run(ctx, token, body, { ip: request.ip, userAgent: request.headers['user-agent'] });
         if (result.kind === 'done') return reply.code(303).header('location', `/c/${token}`).send();
         reply.code(422);
         return render(ctx, reply, token, await journey.loadPage(ctx, token), { errors: result.errors, values: result.values });
@@ -100,17 +114,24 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
     );
 
     // The fictitious signing page of the sandbox: signing is simulated through the API.
-    scope.get<{ Params: { numero: string } }>('/sandbox/assinatura/:numero', { schema: { hide: true } }, async (request, reply) =>
-      send(
-        reply,
-        200,
-        pages.messagePage(
-          { sandbox },
-          'Assinatura (simulação)',
-          `Assinatura da proposta nº ${request.params.numero.replace(/\D/g, '').slice(0, 12)}`,
-          'Esta é uma página fictícia do sandbox: nenhum contrato é assinado aqui. Para simular a assinatura, o canal usa POST /v1/links/{id}/proposta/simular com o status FORMALIZADA.',
-        ),
-      ),
+    scope.get<{ Params: { numero: string } }>(
+      '/sandbox/assinatura/:numero',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const numero = request.params.numero.replace(/\D/g, '').slice(0, 9);
+        const channelId = numero ? await channelOfProposal(ctx.database.db, Number(numero)) : undefined;
+        const brand = channelId ? await pageBrand(ctx, channelId) : undefined;
+        return send(
+          reply,
+          200,
+          pages.messagePage(
+            { sandbox, ...(brand ? { brand } : {}) },
+            'Assinatura (simulação)',
+            `Assinatura da proposta nº ${numero}`,
+            'Esta é uma página fictícia do sandbox: nenhum contrato é assinado aqui. Para simular a assinatura, o canal usa POST /v1/links/{id}/proposta/simular com o status FORMALIZADA.',
+          ),
+        );
+      },
     );
   });
 }
@@ -150,12 +171,15 @@ async function render(
 ) {
   const sandbox = ctx.config.ambiente === 'SANDBOX';
   if (page.kind === 'invalido') return send(reply, 404, invalidLinkPage(sandbox));
+  // Every page of a known link says whose it is; its final pages lead back to the channel.
+  const brand = await pageBrand(ctx, page.link.channel_id);
+  const frame = { sandbox, brand, ...(page.link.return_url ? { back: page.link.return_url } : {}) };
   if (page.kind === 'expirado') {
     return send(
       reply,
       410,
       pages.messagePage(
-        { sandbox },
+        frame,
         'Link expirado',
         'Este link expirou',
         'O prazo para contratar por este link terminou. Peça um novo link a quem o enviou.',
@@ -167,10 +191,10 @@ async function render(
     return send(
       reply,
       200,
-      pages.messagePage({ sandbox }, 'Contratação encerrada', 'Não foi possível continuar', `${reason} Este link foi encerrado.`),
+      pages.messagePage(frame, 'Contratação encerrada', 'Não foi possível continuar', `${reason} Este link foi encerrado.`),
     );
   }
-  const pc: pages.PageContext = { action: (name) => `/c/${token}/${name}`, sandbox, errors: form.errors, values: form.values };
+  const pc: pages.PageContext = { action: (name) => `/c/${token}/${name}`, ...frame, errors: form.errors, values: form.values };
   const { link, journey: j } = page;
   const status = reply.statusCode === 422 ? 422 : 200;
   switch (page.step) {
@@ -204,7 +228,7 @@ async function render(
       return send(
         reply,
         200,
-        pages.messagePage({ sandbox }, 'Contratação encerrada', 'Contratação encerrada', 'Este link foi encerrado.'),
+        pages.messagePage(frame, 'Contratação encerrada', 'Contratação encerrada', 'Este link foi encerrado.'),
       );
   }
 }

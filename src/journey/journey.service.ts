@@ -14,11 +14,13 @@ import {
   findLinkById,
   findLinkByTokenHash,
   openJourney,
+  recordConsent,
   type JourneyRow,
   type LinkRow,
   type Step,
 } from './journey.repository.ts';
 import { submitProposal } from './proposal-submission.ts';
+import { CONSENT_VERSION, type ConsentEvidence } from './consent.ts';
 
 export type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'bank' | 'log'>;
 
@@ -26,8 +28,8 @@ export const MAX_CODE_ATTEMPTS = 5;
 
 export type Page =
   | { kind: 'invalido' }
-  | { kind: 'expirado' }
-  | { kind: 'cancelado'; reason: string | null }
+  | { kind: 'expirado'; link: LinkRow }
+  | { kind: 'cancelado'; reason: string | null; link: LinkRow }
   | { kind: 'step'; step: Step; link: LinkRow; journey: JourneyRow };
 
 export type ActionResult = { kind: 'done' } | { kind: 'invalid'; errors: Record<string, string>; values: Record<string, string> };
@@ -66,9 +68,9 @@ export async function loadPage(deps: Deps, key: JourneyKey): Promise<Page> {
   const link = await findLink(deps, key);
   if (!link) return { kind: 'invalido' };
   const status = effectiveStatus(link.status, link.expira_em, deps.clock.now());
-  if (status === 'EXPIRADO') return { kind: 'expirado' };
+  if (status === 'EXPIRADO') return { kind: 'expirado', link };
   let journey = await findJourney(deps.database.db, link.id);
-  if (status === 'CANCELADO') return { kind: 'cancelado', reason: journey?.end_reason ?? null };
+  if (status === 'CANCELADO') return { kind: 'cancelado', reason: journey?.end_reason ?? null, link };
   if (!journey) {
     const now = deps.clock.now();
     await deps.database.db.transaction().execute((tx) => openJourney(tx, link.id, now));
@@ -172,10 +174,19 @@ export const changePhone = (deps: Deps, key: JourneyKey) =>
     return DONE;
   });
 
-export const consultOffers = (deps: Deps, key: JourneyKey, input: { autorizo?: string }) =>
+/**
+ * The consent step: the authorisation is recorded (text version, time, and the sealed IP
+ * and user agent) before the bank is queried, every time the customer submits it.
+ */
+export const consultOffers = (deps: Deps, key: JourneyKey, input: { autorizo?: string }, evidence: ConsentEvidence) =>
   onLiveJourney(deps, key, async ({ link, journey }) => {
     if (journey.step !== 'consulta') return DONE;
     if (!input.autorizo) return invalid({ autorizo: 'Para consultar as ofertas, marque a autorização.' });
+    await recordConsent(deps.database.db, link.id, {
+      consent_version: CONSENT_VERSION,
+      consent_at: deps.clock.now(),
+      consent_sealed: deps.keys.seal(JSON.stringify(evidence)),
+    });
     const cpf = deps.keys.open(link.cpf_sealed!);
     const eligibility = await deps.bank.checkEligibility(cpf);
     const offers = eligibility.elegivel ? await deps.bank.listOffers(cpf) : [];

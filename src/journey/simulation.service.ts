@@ -79,7 +79,7 @@ async function nextStep(
         ? journey.changePhone(deps, key)
         : journey.confirmCode(deps, key, { codigo: SANDBOX_CODE });
     case 'consulta':
-      return journey.consultOffers(deps, key, { autorizo: 'sim' });
+      return journey.consultOffers(deps, key, { autorizo: 'sim' }, { origem: 'simulacao' });
     case 'ofertas':
       return journey.chooseOffer(deps, key, { oferta: journey.offersOf(state)[0]?.id });
     case 'dados':

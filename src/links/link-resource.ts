@@ -9,11 +9,13 @@ export interface LinkResource {
   ambiente: string;
   cpfMascarado: string;
   referenciaExterna?: string;
+  urlRetorno?: string;
   expiraEm: string;
   criadoEm: string;
   abertoEm?: string;
   proposta?: { numero: number; status: ProposalStatus; criadaEm: string };
   dadosPessoaisRemovidosEm?: string;
+  consentimento?: { versao: string; concedidoEm: string };
 }
 
 export function toLinkResource(view: LinkView, now: Date): LinkResource {
@@ -23,6 +25,7 @@ export function toLinkResource(view: LinkView, now: Date): LinkResource {
     ambiente: view.ambiente,
     cpfMascarado: view.cpf_masked,
     ...(view.referencia_externa !== null ? { referenciaExterna: view.referencia_externa } : {}),
+    ...(view.return_url !== null ? { urlRetorno: view.return_url } : {}),
     expiraEm: view.expira_em.toISOString(),
     criadoEm: view.criado_em.toISOString(),
     ...(view.aberto_em ? { abertoEm: view.aberto_em.toISOString() } : {}),
@@ -34,6 +37,9 @@ export function toLinkResource(view: LinkView, now: Date): LinkResource {
             criadaEm: view.proposta_criada_em!.toISOString(),
           },
         }
+      : {}),
+    ...(view.consent_version && view.consent_at
+      ? { consentimento: { versao: view.consent_version, concedidoEm: view.consent_at.toISOString() } }
       : {}),
     ...(view.personal_data_erased_at ? { dadosPessoaisRemovidosEm: view.personal_data_erased_at.toISOString() } : {}),
   };

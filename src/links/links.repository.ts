@@ -20,6 +20,9 @@ export interface LinkView {
   proposta_status: ProposalStatus | null;
   proposta_criada_em: Date | null;
   personal_data_erased_at: Date | null;
+  return_url: string | null;
+  consent_version: string | null;
+  consent_at: Date | null;
 }
 
 type LinkViewRow = LinkView & { lookup: number };
@@ -30,11 +33,12 @@ const loadLinkViews = batchedPerDatabase(async (db: DB, keys: readonly LinkLooku
   const { rows } = await sql<LinkViewRow>`
     select q.lookup, l.id, l.status, l.ambiente, l.cpf_masked, l.referencia_externa, l.expira_em, l.criado_em,
            l.aberto_em, p.numero as proposta_numero, p.status as proposta_status, p.criada_em as proposta_criada_em,
-           l.personal_data_erased_at
+           l.personal_data_erased_at, l.return_url, j.consent_version, j.consent_at
     from unnest(${keys.map((key) => key.id)}::uuid[], ${keys.map((key) => key.channelId)}::uuid[])
            with ordinality as q(id, channel_id, lookup)
     join links l on l.id = q.id and l.channel_id = q.channel_id
     left join proposals p on p.link_id = l.id
+    left join journeys j on j.link_id = l.id
   `.execute(db);
   const found: (LinkView | undefined)[] = Array.from({ length: keys.length });
   for (const { lookup, ...view } of rows) found[Number(lookup) - 1] = view;
@@ -113,14 +117,15 @@ async function insertLinksWithKeys(db: DB, entries: readonly LinkWithKey[]): Pro
         ${column((e) => e.link.ambiente)}::text[], ${column((e) => e.link.token_hash)}::bytea[],
         ${column((e) => e.link.cpf_sealed)}::bytea[], ${column((e) => e.link.cpf_hash)}::bytea[],
         ${column((e) => e.link.cpf_masked)}::text[], ${column((e) => e.link.celular_sealed ?? null)}::bytea[],
-        ${column((e) => e.link.referencia_externa ?? null)}::text[], ${column((e) => e.link.status)}::text[],
+        ${column((e) => e.link.referencia_externa ?? null)}::text[], ${column((e) => e.link.return_url ?? null)}::text[],
+        ${column((e) => e.link.status)}::text[],
         ${column((e) => iso(e.link.expira_em))}::timestamptz[], ${column((e) => iso(e.link.criado_em))}::timestamptz[],
         ${column((e) => iso(e.link.updated_at))}::timestamptz[], ${column((e) => e.key?.key ?? null)}::text[],
         ${column((e) => e.key?.fingerprint ?? null)}::bytea[], ${column((e) => e.key?.response_sealed ?? null)}::bytea[],
         ${column((e) => (e.key ? iso(e.key.created_at) : null))}::timestamptz[],
         ${column((e) => (e.key ? iso(e.key.cutoff) : null))}::timestamptz[]
       ) as i(id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
-             referencia_externa, status, expira_em, criado_em, updated_at, key, fingerprint, response_sealed,
+             referencia_externa, return_url, status, expira_em, criado_em, updated_at, key, fingerprint, response_sealed,
              created_at, cutoff)
     ),
     claimed as (
@@ -133,9 +138,9 @@ async function insertLinksWithKeys(db: DB, entries: readonly LinkWithKey[]): Pro
       returning link_id
     )
     insert into links (id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
-                       referencia_externa, status, expira_em, criado_em, aberto_em, updated_at)
+                       referencia_externa, return_url, status, expira_em, criado_em, aberto_em, updated_at)
     select id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
-           referencia_externa, status, expira_em, criado_em, null, updated_at
+           referencia_externa, return_url, status, expira_em, criado_em, null, updated_at
     from input where key is null or id in (select link_id from claimed)
     returning id
   `.execute(db);

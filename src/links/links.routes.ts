@@ -9,7 +9,12 @@ export function registerLinkRoutes(app: App, ctx: Context): void {
     {
       config: {
         auth: 'bearer',
-        fieldCodes: { cpf: 'cpf_invalido', celular: 'celular_invalido', 'idempotency-key': 'idempotency_key_invalida' },
+        fieldCodes: {
+          cpf: 'cpf_invalido',
+          celular: 'celular_invalido',
+          urlRetorno: 'url_retorno_invalida',
+          'idempotency-key': 'idempotency_key_invalida',
+        },
       },
       schema: createLinkSchema,
     },
@@ -20,6 +25,7 @@ export function registerLinkRoutes(app: App, ctx: Context): void {
         cpf: body.cpf,
         celular: body.celular,
         referenciaExterna: body.referenciaExterna,
+        urlRetorno: body.urlRetorno,
         idempotencyKey: request.headers['idempotency-key'],
       });
       if (!result.replayed) reply.code(201).header('location', `/v1/links/${result.link.id}`);

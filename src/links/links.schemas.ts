@@ -19,6 +19,9 @@ const linkProperties = {
   ambiente: Type.String({ enum: ['SANDBOX', 'REAL'] }),
   cpfMascarado: Type.String({ description: 'Somente os seis dígitos do meio.', examples: ['***.456.789-**'] }),
   referenciaExterna: Type.Optional(Type.String({ description: 'Referência do canal (até 100 caracteres).' })),
+  urlRetorno: Type.Optional(
+    Type.String({ description: 'Para onde as páginas finais levam o cliente ("Voltar para <canal>"), quando o canal informou.' }),
+  ),
   expiraEm: DateTime('criadoEm + 7 dias.'),
   criadoEm: DateTime(),
 };
@@ -64,6 +67,20 @@ export const Link = Type.Object(
     ...linkProperties,
     abertoEm: Type.Optional(DateTime('Primeira abertura da URL pelo cliente.')),
     proposta: Type.Optional(Proposta),
+    consentimento: Type.Optional(
+      Type.Object(
+        {
+          versao: Type.String({ description: 'A versão do termo de autorização que o cliente aceitou.' }),
+          concedidoEm: DateTime('Quando o cliente autorizou a consulta ao banco (antes da consulta).'),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Presente quando o cliente autorizou a consulta dos dados de vínculo e margem. O IP e o navegador ficam guardados ' +
+            'como evidência, selados, e nunca aparecem aqui: a operação os exporta quando necessário.',
+        },
+      ),
+    ),
     dadosPessoaisRemovidosEm: Type.Optional(
       DateTime(
         'Quando os dados pessoais do cliente (CPF completo, celular, nome, nascimento, e-mail, chave Pix, link de assinatura) ' +
@@ -107,13 +124,23 @@ const CreateLinkBody = Type.Object(
         examples: ['promotor-42'],
       }),
     ),
+    urlRetorno: Type.Optional(
+      Type.String({
+        description:
+          'Opcional. Para onde levar o cliente no fim: toda página final (proposta criada, inelegível, sem oferta, link expirado ' +
+          'ou encerrado) mostra "Voltar para <canal>" com este endereço. https, sem usuário e senha, até 2.048 caracteres, sem ' +
+          'espaços nem caracteres de controle (400 `url_retorno_invalida`). Faz parte da Idempotency-Key: outra `urlRetorno` com ' +
+          'a mesma chave é 409 `idempotency_key_conflito`.',
+        examples: ['https://app.fintech.example/consignado/concluido'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
 const IDEMPOTENCY_DESCRIPTION =
   'Opcional. 8 a 100 caracteres: letras, dígitos e `_ . : -`. Guardada por 24 h por canal: a mesma chave com os mesmos ' +
-  '`cpf` e `referenciaExterna` devolve 200 com o mesmo corpo (inclusive `url`); com outros dados, 409 `idempotency_key_conflito`. ' +
+  '`cpf`, `referenciaExterna` e `urlRetorno` devolve 200 com o mesmo corpo (inclusive `url`); com outros dados, 409 `idempotency_key_conflito`. ' +
   'Sem o cabeçalho, o serviço gera uma chave UUID e cada chamada cria um link. Falhas (400, 503) não guardam nada: repita com a mesma chave.';
 
 const NO_STORE = { 'Cache-Control': { type: 'string', enum: ['no-store'] } };

@@ -19,6 +19,7 @@ export interface CreateLinkInput {
   cpf: unknown;
   celular?: unknown;
   referenciaExterna?: unknown;
+  urlRetorno?: unknown;
   /** The raw Idempotency-Key header, if any. */
   idempotencyKey?: string | undefined;
 }
@@ -44,11 +45,16 @@ export async function createLink(deps: Deps, input: CreateLinkInput): Promise<Cr
     throw badRequest('celular_invalido', messageFor('celular_invalido'));
   const celular = input.celular as string | undefined;
   const referenciaExterna = normalizeReference(input.referenciaExterna);
+  const urlRetorno = parseReturnUrl(input.urlRetorno, deps.config.allowInsecureWebhooks);
   if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(input.idempotencyKey)) {
     throw badRequest('idempotency_key_invalida', messageFor('idempotency_key_invalida'));
   }
   const key = input.idempotencyKey;
-  const fingerprint = deps.keys.hash('link-request', `${cpf}\n${referenciaExterna ?? ''}`);
+  // urlRetorno joins the fingerprint only when sent, so keys taken before it existed still match.
+  const fingerprint = deps.keys.hash(
+    'link-request',
+    `${cpf}\n${referenciaExterna ?? ''}${urlRetorno !== undefined ? `\n${urlRetorno}` : ''}`,
+  );
   const now = deps.clock.now();
   const cutoff = addSeconds(now, -deps.config.retention.idempotencyHours * 3600);
 
@@ -78,6 +84,7 @@ export async function createLink(deps: Deps, input: CreateLinkInput): Promise<Cr
     ambiente: deps.config.ambiente,
     cpfMascarado: maskCpf(cpf),
     ...(referenciaExterna !== undefined ? { referenciaExterna } : {}),
+    ...(urlRetorno !== undefined ? { urlRetorno } : {}),
     expiraEm: addSeconds(now, deps.config.linkTtlSeconds).toISOString(),
     criadoEm: now.toISOString(),
   };
@@ -92,6 +99,7 @@ export async function createLink(deps: Deps, input: CreateLinkInput): Promise<Cr
     cpf_masked: link.cpfMascarado,
     celular_sealed: celular ? deps.keys.seal(celular) : null,
     referencia_externa: referenciaExterna ?? null,
+    return_url: urlRetorno ?? null,
     status: 'CRIADO',
     expira_em: new Date(link.expiraEm),
     criado_em: now,
@@ -133,10 +141,27 @@ async function replayOf(
   if (!constantTimeEqual(Buffer.from(existing.fingerprint), fingerprint)) {
     throw conflict(
       'idempotency_key_conflito',
-      'Esta Idempotency-Key já foi usada com outro CPF ou outra referenciaExterna. Use uma nova chave para um novo link.',
+      'Esta Idempotency-Key já foi usada com outro CPF, outra referenciaExterna ou outra urlRetorno. Use uma nova chave para um novo link.',
     );
   }
   return { replayed: true, link: JSON.parse(deps.keys.open(existing.response_sealed)) as CreatedLink };
+}
+
+/**
+ * The return URL: where a browser goes, so private and local hosts are fine, but it is
+ * https (http only with the development switch), carries no credentials, and is clean
+ * text, as sent (no rewriting: it is what the fingerprint and the pages use).
+ */
+function parseReturnUrl(value: unknown, allowHttp: boolean): string | undefined {
+  if (value === undefined) return undefined;
+  const refuse = () => badRequest('url_retorno_invalida', messageFor('url_retorno_invalida'));
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2048 || /\s/.test(value) || !isCleanText(value))
+    throw refuse();
+  if (!URL.canParse(value)) throw refuse();
+  const url = new URL(value);
+  const protocolOk = url.protocol === 'https:' || (allowHttp && url.protocol === 'http:');
+  if (!protocolOk || url.username !== '' || url.password !== '' || url.hostname === '') throw refuse();
+  return value;
 }
 
 function normalizeReference(value: unknown): string | undefined {

@@ -1,6 +1,7 @@
 // LGPD minimisation (README "Retention"): a set time after a link is final, the
 // customer's personal data goes: the sealed CPF and its keyed hash, the phone, the name,
-// birth date, e-mail and Pix key, and the signing link. What stays is what the channel and
+// birth date, e-mail and Pix key, the signing link, and the IP and user agent kept as
+// evidence of the consent (its text version and time stay). What stays is what the channel and
 // the operators still need and identifies no one by itself: the masked CPF, the statuses,
 // the proposal's figures and the channel's own reference.
 import { sql } from 'kysely';
@@ -23,7 +24,7 @@ export async function erasePersonalData(db: DB, cutoff: Date, now: Date, batch: 
       for update skip locked
     ),
     journeys_erased as (
-      update journeys set celular_sealed = null, customer_sealed = null, signing_url = null
+      update journeys set celular_sealed = null, customer_sealed = null, signing_url = null, consent_sealed = null
       where link_id = any (array(select id from due))
     ),
     erased as (

@@ -59,3 +59,10 @@ export async function proposalNumberOfLink(db: DB, linkId: string): Promise<numb
   const row = await db.selectFrom('proposals').select('numero').where('link_id', '=', linkId).executeTakeFirstOrThrow();
   return row.numero;
 }
+
+/** The channel a proposal belongs to (the sandbox signing page shows its brand). */
+export async function channelOfProposal(db: DB, numero: number): Promise<string | undefined> {
+  if (!Number.isSafeInteger(numero) || numero > 2_147_483_647) return undefined;
+  const row = await db.selectFrom('proposals').select('channel_id').where('numero', '=', numero).executeTakeFirst();
+  return row?.channel_id;
+}

@@ -34,7 +34,7 @@ const EVENT_ORDER = ['proposta.falha', 'proposta.criada', 'proposta.aguardando_f
 
 const slug = (title: string): string =>
   title
-    .replace(/ · Consigna$/, '')
+    .replace(/ · [^·]*$/, '')
     .replace(/\d+/g, '')
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

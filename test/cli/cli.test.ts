@@ -4,7 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { freePort } from '../helpers/service.ts';
+import { freePort, startTestService } from '../helpers/service.ts';
+import { createLinkVia, VALID_CPFS } from '../helpers/links.ts';
+import { JourneyClient } from '../helpers/journey.ts';
+import { makePng } from '../helpers/images.ts';
+import { accentFor } from '../../src/brand/colour.ts';
+import { CONSENT_TEXTS, CONSENT_VERSION } from '../../src/journey/consent.ts';
 import { createTestDatabase, describeOnPostgres } from '../helpers/db.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -83,12 +88,51 @@ describe('consigna CLI (embedded database)', () => {
     expect(JSON.parse((await consigna(['channels', 'health', '--json'])).stdout)).toEqual([]);
   });
 
+  it('sets, shows and removes a channel’s brand, validated as the API validates it', async () => {
+    const logo = path.join(dataDir, 'logo.png');
+    fs.writeFileSync(logo, makePng(64, 32, [10, 20, 30]));
+    const set = await consigna([
+      'channels',
+      'brand',
+      canalId,
+      '--name',
+      'Promotora Sul',
+      '--color',
+      '#FFD400',
+      '--logo',
+      logo,
+      '--json',
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      nome: 'Promotora Sul',
+      cor: '#ffd400',
+      corAplicada: accentFor('#ffd400').accent,
+      logo: { tipo: 'image/png', largura: 64, altura: 32 },
+    });
+    expect((await consigna(['channels', 'brand', canalId])).stdout).toContain('Promotora Sul  colour #ffd400');
+    const bad = await consigna(['channels', 'brand', canalId, '--name', 'X', '--color', 'azul']);
+    expect([bad.code, bad.stderr.trim()]).toEqual([1, 'Error: cor_invalida: cor inválida: use #RRGGBB, por exemplo #1A73E8.']);
+    const svg = path.join(dataDir, 'logo.svg');
+    fs.writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    expect((await consigna(['channels', 'brand', canalId, '--name', 'X', '--logo', svg])).stderr).toContain('logo_invalido');
+    // Nothing of the refused attempts was stored.
+    expect(JSON.parse((await consigna(['channels', 'brand', canalId, '--json'])).stdout).nome).toBe('Promotora Sul');
+    expect((await consigna(['channels', 'brand', canalId, '--remove'])).stdout).toContain('Brand removed');
+    expect((await consigna(['channels', 'brand', canalId])).code).toBe(1);
+  });
+
   it('refuses bad input with exit code 1 and no stack trace', async () => {
     for (const args of [
       ['channels', 'create'],
       ['channels', 'create', '--name', 'X', '--allow-ip', '300.1.1.1'],
       ['channels', 'deactivate', '00000000-0000-0000-0000-000000000000'],
       ['channels', 'explode'],
+      ['channels', 'brand'],
+      ['channels', 'brand', '00000000-0000-0000-0000-000000000000', '--name', 'X'],
+      ['links', 'consent'],
+      ['links', 'consent', '00000000-0000-0000-0000-000000000000'],
+      ['links', 'explode'],
       ['nope'],
     ]) {
       const result = await consigna(args);
@@ -181,6 +225,40 @@ describeOnPostgres('consigna CLI (PostgreSQL)', () => {
       const list = JSON.parse((await consigna(['channels', 'list', '--json'], env)).stdout);
       expect(list.map((c: { canalId: string }) => c.canalId)).toEqual([created.canalId]);
     } finally {
+      await database.drop();
+    }
+  });
+
+  it('exports a link’s consent evidence: version, text, time, IP and user agent', async () => {
+    const database = await createTestDatabase();
+    const masterKey = 'cd'.repeat(32);
+    const service = await startTestService({ database, env: { CONSIGNA_MASTER_KEY: masterKey } });
+    try {
+      const auth = await service.bearer(await service.createChannel());
+      const link = (await createLinkVia(service, auth, { cpf: VALID_CPFS[0] })).json();
+      const env = { DATABASE_URL: database.url!, CONSIGNA_MASTER_KEY: masterKey };
+      const before = await consigna(['links', 'consent', link.id], env);
+      expect(before.stdout).toContain('has not consented');
+      const journey = new JourneyClient(service, link.url);
+      await journey.upToReview();
+      const exported = JSON.parse((await consigna(['links', 'consent', link.id, '--json'], env)).stdout);
+      expect(exported).toEqual({
+        linkId: link.id,
+        canalId: expect.any(String),
+        consentimento: {
+          versao: CONSENT_VERSION,
+          texto: CONSENT_TEXTS[CONSENT_VERSION],
+          concedidoEm: expect.any(String),
+          origem: 'pagina',
+          ip: '127.0.0.1',
+          userAgent: 'lightMyRequest',
+        },
+      });
+      const text = (await consigna(['links', 'consent', link.id], env)).stdout;
+      expect(text).toContain('IP 127.0.0.1');
+      expect(text).toContain(`text version ${CONSENT_VERSION}`);
+    } finally {
+      await service.close();
       await database.drop();
     }
   });

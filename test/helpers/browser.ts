@@ -237,3 +237,29 @@ export async function expectStep(page: Page, watch: PageWatch, h1: string | RegE
   await page.getByRole('heading', { level: 1, name: h1 }).waitFor();
   await watch.checkNow();
 }
+
+const AXE_SOURCE = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's WCAG 2.1 A and AA rules on the page as it is now: the violations, each as
+ * "rule: target (impact)". Injected through the DevTools protocol (page.evaluate), which
+ * the page's CSP does not apply to; needs JavaScript on in the context.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            options: unknown,
+          ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')} (${v.impact})`);
+  });
+  return violations;
+}

@@ -9,6 +9,7 @@ import { createLinkVia, VALID_CPFS } from '../helpers/links.ts';
 import { JourneyClient } from '../helpers/journey.ts';
 import { channelWith, type ChannelSetup } from '../webhooks/support.ts';
 import { sweepOnce } from '../../src/sweeper.ts';
+import { CONSENT_VERSION } from '../../src/journey/consent.ts';
 
 const T0 = Date.parse('2026-10-01T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -95,6 +96,12 @@ describe('the sweeper’s retention', () => {
     const journey = new JourneyClient(service, concluded.url);
     await journey.upToReview();
     expect((await journey.post('proposta')).status).toBe(303);
+    // What the erasure must take away is there to begin with.
+    const stored = await sql<{ n: number }>`
+      select count(*)::int as n from links l join journeys j on j.link_id = l.id
+      where l.id = ${concluded.id} and l.cpf_sealed is not null and l.celular_sealed is not null
+        and j.customer_sealed is not null and j.consent_sealed is not null and j.signing_url is not null`.execute(db());
+    expect(stored.rows[0]!.n).toBe(1);
     live = (await createLinkVia(service, a.auth, { cpf: VALID_CPFS[1], celular: '11987654321' })).json();
     seededA = await seed(a.canalId, 70);
     seededB = await seed(b.canalId, 2300);
@@ -171,10 +178,24 @@ describe('the sweeper’s retention', () => {
       personal_data_erased_at: Date | null;
     }>`select cpf_sealed, cpf_hash, celular_sealed, personal_data_erased_at from links where id = ${concluded.id}`.execute(db());
     expect(link.rows[0]).toEqual({ cpf_sealed: null, cpf_hash: null, celular_sealed: null, personal_data_erased_at: at(31) });
-    const journey = await sql<{ celular_sealed: unknown; customer_sealed: unknown; signing_url: unknown; offers: unknown }>`
-      select celular_sealed, customer_sealed, signing_url, offers from journeys where link_id = ${concluded.id}`.execute(db());
-    expect(journey.rows[0]).toMatchObject({ celular_sealed: null, customer_sealed: null, signing_url: null });
+    const journey = await sql<{
+      celular_sealed: unknown;
+      customer_sealed: unknown;
+      signing_url: unknown;
+      offers: unknown;
+      consent_sealed: unknown;
+      consent_version: string | null;
+    }>`select celular_sealed, customer_sealed, signing_url, offers, consent_sealed, consent_version
+       from journeys where link_id = ${concluded.id}`.execute(db());
+    // The consent's IP and user agent go with the rest; its version and time stay.
+    expect(journey.rows[0]).toMatchObject({
+      celular_sealed: null,
+      customer_sealed: null,
+      signing_url: null,
+      consent_sealed: null,
+    });
     expect(journey.rows[0]!.offers).not.toBeNull();
+    expect(journey.rows[0]!.consent_version).toBe(CONSENT_VERSION);
 
     a.auth = await service.bearer(a.channel);
     const view = (await service.inject({ method: 'GET', url: `/v1/links/${concluded.id}`, headers: a.auth })).json();
@@ -183,6 +204,7 @@ describe('the sweeper’s retention', () => {
       cpfMascarado: '***.456.789-**',
       proposta: { numero: expect.any(Number), status: 'AGUARDANDO_FORMALIZACAO' },
       dadosPessoaisRemovidosEm: at(31).toISOString(),
+      consentimento: { versao: CONSENT_VERSION, concedidoEm: new Date(T0).toISOString() },
     });
     // The hosted page still opens, and says why the signing link is gone.
     const page = await new JourneyClient(service, concluded.url).page();

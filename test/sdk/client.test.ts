@@ -165,6 +165,14 @@ describe('every endpoint through its typed method', () => {
     expect(again).toBeInstanceOf(ConsignaError);
     expect(again).toMatchObject({ status: 409, code: 'jornada_concluida' });
 
+    // The brand the customer sees on the pages: set, read, removed.
+    const brand = await consigna.putBrand({ nome: 'Canal do SDK', cor: '#1a73e8' });
+    expect(brand).toMatchObject({ nome: 'Canal do SDK', cor: '#1a73e8', corAplicada: expect.stringMatching(/^#/) });
+    expect(await consigna.getBrand()).toEqual(brand);
+    await consigna.deleteBrand();
+    await expect(consigna.getBrand()).rejects.toMatchObject({ status: 404, code: 'nao_encontrado' });
+    await expect(consigna.putBrand({ nome: 'X', cor: 'azul' })).rejects.toMatchObject({ status: 400, code: 'cor_invalida' });
+
     const read = await consigna.getLink(link.id);
     expect(read).not.toHaveProperty('url');
     expect(read.status).toBe('CONCLUIDO');

@@ -15,6 +15,8 @@ import type {
   InboxEvents,
   InboxResponderStatus,
   Link,
+  Brand,
+  PutBrandInput,
   EventList,
   ListDeliveriesQuery,
   ListEventsQuery,
@@ -259,6 +261,23 @@ export class Consigna {
       yield* page.eventos as StoredEvent[];
       cursor = page.proximoCursor;
     } while (cursor);
+  }
+
+  // ---- Brand ----
+
+  /** `PUT /v1/marca`: the name, logo (base64 of a PNG, JPEG or WebP) and colour the customer sees on every page. */
+  putBrand(input: PutBrandInput, options?: CallOptions): Promise<Brand> {
+    return this.#send({ method: 'PUT', path: '/v1/marca', body: input, retry: 'unavailable', call: options });
+  }
+
+  /** `GET /v1/marca`. */
+  getBrand(options?: CallOptions): Promise<Brand> {
+    return this.#send({ method: 'GET', path: '/v1/marca', retry: 'always', call: options });
+  }
+
+  /** `DELETE /v1/marca`: the pages go back to the channel's name and the default colours. */
+  async deleteBrand(options?: CallOptions): Promise<void> {
+    await this.#send({ method: 'DELETE', path: '/v1/marca', retry: 'unavailable', call: options });
   }
 
   // ---- Webhook ----

@@ -156,6 +156,34 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/marca': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Consultar a marca do canal
+     * @description A marca definida, com a cor que as páginas aplicam e a URL do logo.
+     */
+    get: operations['consultarMarca'];
+    /**
+     * Definir a marca do canal
+     * @description O nome, o logo e a cor que o cliente vê em todas as páginas da contratação, inclusive as finais e a de assinatura. Substitui a marca inteira (um campo ausente volta ao padrão). Criação: 201; atualização: 200. Tudo é validado antes de gravar: um campo inválido deixa a marca como estava.
+     */
+    put: operations['definirMarca'];
+    post?: never;
+    /**
+     * Remover a marca do canal
+     * @description As páginas voltam a mostrar o nome do canal com as cores padrão. 204 sem corpo.
+     */
+    delete: operations['removerMarca'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/oauth/token': {
     parameters: {
       query?: never;
@@ -1155,7 +1183,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Opcional. 8 a 100 caracteres: letras, dígitos e `_ . : -`. Guardada por 24 h por canal: a mesma chave com os mesmos `cpf` e `referenciaExterna` devolve 200 com o mesmo corpo (inclusive `url`); com outros dados, 409 `idempotency_key_conflito`. Sem o cabeçalho, o serviço gera uma chave UUID e cada chamada cria um link. Falhas (400, 503) não guardam nada: repita com a mesma chave.
+         * @description Opcional. 8 a 100 caracteres: letras, dígitos e `_ . : -`. Guardada por 24 h por canal: a mesma chave com os mesmos `cpf`, `referenciaExterna` e `urlRetorno` devolve 200 com o mesmo corpo (inclusive `url`); com outros dados, 409 `idempotency_key_conflito`. Sem o cabeçalho, o serviço gera uma chave UUID e cada chamada cria um link. Falhas (400, 503) não guardam nada: repita com a mesma chave.
          * @example pedido-2026-000123
          */
         'idempotency-key'?: string;
@@ -1181,6 +1209,11 @@ export interface operations {
            * @example promotor-42
            */
           referenciaExterna?: string;
+          /**
+           * @description Opcional. Para onde levar o cliente no fim: toda página final (proposta criada, inelegível, sem oferta, link expirado ou encerrado) mostra "Voltar para <canal>" com este endereço. https, sem usuário e senha, até 2.048 caracteres, sem espaços nem caracteres de controle (400 `url_retorno_invalida`). Faz parte da Idempotency-Key: outra `urlRetorno` com a mesma chave é 409 `idempotency_key_conflito`.
+           * @example https://app.fintech.example/consignado/concluido
+           */
+          urlRetorno?: string;
         };
       };
     };
@@ -1239,6 +1272,8 @@ export interface operations {
              * @description URL de uso único do cliente: envie somente a ele e nunca a registre em logs. Só aparece na criação e na repetição idempotente.
              */
             url: string;
+            /** @description Para onde as páginas finais levam o cliente ("Voltar para <canal>"), quando o canal informou. */
+            urlRetorno?: string;
           };
         };
       };
@@ -1298,6 +1333,8 @@ export interface operations {
              * @description URL de uso único do cliente: envie somente a ele e nunca a registre em logs. Só aparece na criação e na repetição idempotente.
              */
             url: string;
+            /** @description Para onde as páginas finais levam o cliente ("Voltar para <canal>"), quando o canal informou. */
+            urlRetorno?: string;
           };
         };
       };
@@ -1582,6 +1619,17 @@ export interface operations {
             abertoEm?: string;
             /** @enum {string} */
             ambiente: 'SANDBOX' | 'REAL';
+            /** @description Presente quando o cliente autorizou a consulta dos dados de vínculo e margem. O IP e o navegador ficam guardados como evidência, selados, e nunca aparecem aqui: a operação os exporta quando necessário. */
+            consentimento?: {
+              /**
+               * Format: date-time
+               * @description Quando o cliente autorizou a consulta ao banco (antes da consulta).
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              concedidoEm: string;
+              /** @description A versão do termo de autorização que o cliente aceitou. */
+              versao: string;
+            };
             /**
              * @description Somente os seis dígitos do meio.
              * @example ***.456.789-**
@@ -1624,6 +1672,8 @@ export interface operations {
              * @enum {string}
              */
             status: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
+            /** @description Para onde as páginas finais levam o cliente ("Voltar para <canal>"), quando o canal informou. */
+            urlRetorno?: string;
           };
         };
       };
@@ -1908,6 +1958,17 @@ export interface operations {
             abertoEm?: string;
             /** @enum {string} */
             ambiente: 'SANDBOX' | 'REAL';
+            /** @description Presente quando o cliente autorizou a consulta dos dados de vínculo e margem. O IP e o navegador ficam guardados como evidência, selados, e nunca aparecem aqui: a operação os exporta quando necessário. */
+            consentimento?: {
+              /**
+               * Format: date-time
+               * @description Quando o cliente autorizou a consulta ao banco (antes da consulta).
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              concedidoEm: string;
+              /** @description A versão do termo de autorização que o cliente aceitou. */
+              versao: string;
+            };
             /**
              * @description Somente os seis dígitos do meio.
              * @example ***.456.789-**
@@ -1950,6 +2011,8 @@ export interface operations {
              * @enum {string}
              */
             status: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
+            /** @description Para onde as páginas finais levam o cliente ("Voltar para <canal>"), quando o canal informou. */
+            urlRetorno?: string;
           };
         };
       };
@@ -2400,6 +2463,878 @@ export interface operations {
              * @enum {string}
              */
             code: 'sem_proposta' | 'transicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  consultarMarca: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A marca do canal. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "nome": "Fintech Exemplo",
+           *       "cor": "#1a73e8",
+           *       "corAplicada": "#1a6dde",
+           *       "logo": {
+           *         "url": "https://sandbox.consigna.example/marca/logo/9f2c…",
+           *         "tipo": "image/png",
+           *         "largura": 120,
+           *         "altura": 32,
+           *         "bytes": 2841
+           *       },
+           *       "atualizadoEm": "2026-11-22T14:03:23.123Z"
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            atualizadoEm: string;
+            /** @description A cor enviada, `#rrggbb`. */
+            cor?: string;
+            /** @description A cor que as páginas usam: a enviada, ou ela escurecida (mesmo matiz) até o texto branco sobre ela e ela sobre fundo claro terem contraste de pelo menos 4,5:1 (WCAG 2.1 AA). Sem `cor`, a cor padrão. */
+            corAplicada: string;
+            logo?: {
+              altura: number;
+              bytes: number;
+              largura: number;
+              /** @enum {string} */
+              tipo: 'image/png' | 'image/jpeg' | 'image/webp';
+              /** @description Servido por nós (as páginas não carregam nada de fora). */
+              url: string;
+            };
+            /** @description Como o cliente vê o canal: no topo de cada página e em "Oferecido por…". */
+            nome: string;
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Nenhuma marca definida: as páginas usam o nome do canal. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  definirMarca: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "nome": "Fintech Exemplo",
+         *       "cor": "#1a73e8",
+         *       "logo": "iVBORw0KGgoAAAANSUhEUgAA…"
+         *     }
+         */
+        'application/json': {
+          /** @description `#rrggbb`. Escurecida nas páginas se não for legível (veja `corAplicada`). */
+          cor?: string;
+          /** @description Os bytes de uma imagem PNG, JPEG ou WebP, em base64: até 16384 bytes (16 KB) e 1024×1024 pixels. O tipo é lido da imagem; SVG não é aceito. Aparece com 32 pixels de altura. */
+          logo?: string;
+          /** @description De 1 a 60 caracteres, sem caracteres de controle. Sempre escapado nas páginas. */
+          nome: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Marca substituída. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "nome": "Fintech Exemplo",
+           *       "cor": "#1a73e8",
+           *       "corAplicada": "#1a6dde",
+           *       "logo": {
+           *         "url": "https://sandbox.consigna.example/marca/logo/9f2c…",
+           *         "tipo": "image/png",
+           *         "largura": 120,
+           *         "altura": 32,
+           *         "bytes": 2841
+           *       },
+           *       "atualizadoEm": "2026-11-22T14:03:23.123Z"
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            atualizadoEm: string;
+            /** @description A cor enviada, `#rrggbb`. */
+            cor?: string;
+            /** @description A cor que as páginas usam: a enviada, ou ela escurecida (mesmo matiz) até o texto branco sobre ela e ela sobre fundo claro terem contraste de pelo menos 4,5:1 (WCAG 2.1 AA). Sem `cor`, a cor padrão. */
+            corAplicada: string;
+            logo?: {
+              altura: number;
+              bytes: number;
+              largura: number;
+              /** @enum {string} */
+              tipo: 'image/png' | 'image/jpeg' | 'image/webp';
+              /** @description Servido por nós (as páginas não carregam nada de fora). */
+              url: string;
+            };
+            /** @description Como o cliente vê o canal: no topo de cada página e em "Oferecido por…". */
+            nome: string;
+          };
+        };
+      };
+      /** @description Marca criada. */
+      201: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "nome": "Fintech Exemplo",
+           *       "cor": "#1a73e8",
+           *       "corAplicada": "#1a6dde",
+           *       "logo": {
+           *         "url": "https://sandbox.consigna.example/marca/logo/9f2c…",
+           *         "tipo": "image/png",
+           *         "largura": 120,
+           *         "altura": 32,
+           *         "bytes": 2841
+           *       },
+           *       "atualizadoEm": "2026-11-22T14:03:23.123Z"
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            atualizadoEm: string;
+            /** @description A cor enviada, `#rrggbb`. */
+            cor?: string;
+            /** @description A cor que as páginas usam: a enviada, ou ela escurecida (mesmo matiz) até o texto branco sobre ela e ela sobre fundo claro terem contraste de pelo menos 4,5:1 (WCAG 2.1 AA). Sem `cor`, a cor padrão. */
+            corAplicada: string;
+            logo?: {
+              altura: number;
+              bytes: number;
+              largura: number;
+              /** @enum {string} */
+              tipo: 'image/png' | 'image/jpeg' | 'image/webp';
+              /** @description Servido por nós (as páginas não carregam nada de fora). */
+              url: string;
+            };
+            /** @description Como o cliente vê o canal: no topo de cada página e em "Oferecido por…". */
+            nome: string;
+          };
+        };
+      };
+      /** @description Campo inválido (o `code` diz qual); nada foi gravado. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nome_invalido",
+           *       "message": "nome inválido: de 1 a 60 caracteres, sem caracteres de controle, separadores de linha, controles de direção de texto ou UTF-16 malformado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nome_invalido' | 'cor_invalida' | 'logo_invalido' | 'logo_muito_grande' | 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  removerMarca: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removida. */
+      204: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Nenhuma marca definida: as páginas usam o nome do canal. */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
             /** @description Mensagem em pt-BR. */
             message: string;
             /** @description Igual ao cabeçalho X-Request-Id. */

@@ -36,6 +36,9 @@ export type SimulateProposalInput = RequestBody<'/v1/links/{id}/proposta/simular
 export type SimulatedStatus = SimulateProposalInput['status'];
 export type SimulationResult = ResponseBody<'/v1/links/{id}/proposta/simular', 'post', 200>;
 
+export type PutBrandInput = RequestBody<'/v1/marca', 'put'>;
+export type Brand = ResponseBody<'/v1/marca', 'get', 200>;
+
 export type ListEventsQuery = Query<'/v1/eventos', 'get'>;
 export type EventList = ResponseBody<'/v1/eventos', 'get', 200>;
 

@@ -5,6 +5,8 @@ import type { Offer } from '../../bank/bank-gateway.ts';
 import { maskCelular } from '../../links/celular.ts';
 import { SANDBOX_CODE } from '../../bank/sandbox-bank.ts';
 import { fieldError, invalidAttrs, layout } from './layout.ts';
+import type { PageBrand } from '../../brand/brand.service.ts';
+import { CONSENT_TEXTS, CONSENT_VERSION } from '../consent.ts';
 import { money, percent } from './format.ts';
 
 export interface PageContext {
@@ -12,13 +14,22 @@ export interface PageContext {
   sandbox: boolean;
   errors: Record<string, string>;
   values: Record<string, string>;
+  /** Who offers the credit (the channel's brand, or its name); unknown only when the link is. */
+  brand?: PageBrand;
+  /** The channel's return URL: final pages offer "Voltar para <canal>". */
+  back?: string;
 }
+
+/** What every page frame needs of the context: steps carry the brand, final pages the way back too. */
+type Frame = Pick<PageContext, 'sandbox' | 'brand' | 'back'>;
+const step = (ctx: Frame) => ({ sandbox: ctx.sandbox, ...(ctx.brand ? { brand: ctx.brand } : {}) });
+const final = (ctx: Frame) => ({ ...step(ctx), ...(ctx.back ? { back: ctx.back } : {}) });
 
 const STEPS = 6;
 
 export function startPage(ctx: PageContext, cpfMascarado: string): SafeHtml {
   return layout(
-    { title: 'Contrate seu consignado', sandbox: ctx.sandbox },
+    { title: 'Contrate seu consignado', ...step(ctx) },
     html`<h1>Contrate seu empréstimo consignado</h1>
 <p class="lead">Crédito com desconto direto no seu salário (CLT), com taxas menores que as do empréstimo pessoal.</p>
 <p>Esta contratação é para o CPF <strong>${cpfMascarado}</strong>. Leva poucos minutos:</p>
@@ -34,7 +45,7 @@ export function startPage(ctx: PageContext, cpfMascarado: string): SafeHtml {
 export function phonePage(ctx: PageContext, suggested: string | undefined): SafeHtml {
   const value = ctx.values.celular ?? (suggested ? maskCelular(suggested) : '');
   return layout(
-    { title: 'Seu celular', sandbox: ctx.sandbox, progress: { step: 1, of: STEPS } },
+    { title: 'Seu celular', ...step(ctx), progress: { step: 1, of: STEPS } },
     html`<h1>Confirme seu celular</h1>
 <p>Enviaremos um código por SMS para confirmar que é você.</p>
 <form method="post" action="${ctx.action('celular')}" novalidate>
@@ -49,7 +60,7 @@ export function phonePage(ctx: PageContext, suggested: string | undefined): Safe
 
 export function codePage(ctx: PageContext, celularMasked: string, locked: boolean): SafeHtml {
   return layout(
-    { title: 'Código de verificação', sandbox: ctx.sandbox, progress: { step: 2, of: STEPS } },
+    { title: 'Código de verificação', ...step(ctx), progress: { step: 2, of: STEPS } },
     html`<h1>Digite o código recebido</h1>
 <p>Enviamos um código de 6 dígitos por SMS para <strong>${celularMasked}</strong>.</p>
 ${ctx.sandbox ? html`<p class="dica destaque">No sandbox nenhum SMS é enviado: o código é sempre <strong>${SANDBOX_CODE}</strong>.</p>` : ''}
@@ -67,14 +78,15 @@ ${ctx.sandbox ? html`<p class="dica destaque">No sandbox nenhum SMS é enviado: 
 
 export function consentPage(ctx: PageContext): SafeHtml {
   return layout(
-    { title: 'Consulta ao banco', sandbox: ctx.sandbox, progress: { step: 3, of: STEPS } },
+    { title: 'Consulta ao banco', ...step(ctx), progress: { step: 3, of: STEPS } },
     html`<h1>Consulte suas ofertas</h1>
 <p>Para mostrar as ofertas, o banco parceiro precisa consultar seu vínculo de trabalho (CLT) e sua margem consignável.</p>
 <form method="post" action="${ctx.action('consulta')}" novalidate>
   <div class="opcao">
     <input id="autorizo" name="autorizo" type="checkbox" value="sim"${invalidAttrs('autorizo', ctx.errors)}>
-    <label for="autorizo">Autorizo o banco parceiro a consultar meus dados de vínculo empregatício e margem consignável para apresentar ofertas de crédito.</label>
+    <label for="autorizo">${CONSENT_TEXTS[CONSENT_VERSION]}</label>
   </div>
+  <p class="dica">Termo de autorização, versão ${CONSENT_VERSION}. Guardamos a data, a hora e o endereço de onde você autorizou.</p>
   ${fieldError('autorizo', ctx.errors)}
   <button type="submit">Consultar ofertas</button>
 </form>`,
@@ -83,7 +95,7 @@ export function consentPage(ctx: PageContext): SafeHtml {
 
 export function offersPage(ctx: PageContext, offers: Offer[], chosen: string | null): SafeHtml {
   return layout(
-    { title: 'Ofertas', sandbox: ctx.sandbox, progress: { step: 4, of: STEPS } },
+    { title: 'Ofertas', ...step(ctx), progress: { step: 4, of: STEPS } },
     html`<h1>Escolha sua oferta</h1>
 <p>Valores para crédito consignado privado, com parcelas descontadas do seu salário.</p>
 <form method="post" action="${ctx.action('oferta')}" novalidate>
@@ -116,7 +128,7 @@ export function dataPage(ctx: PageContext, stored: Record<string, string>): Safe
     ${fieldError(name, ctx.errors)}
   </div>`;
   return layout(
-    { title: 'Seus dados', sandbox: ctx.sandbox, progress: { step: 5, of: STEPS } },
+    { title: 'Seus dados', ...step(ctx), progress: { step: 5, of: STEPS } },
     html`<h1>Seus dados</h1>
 <form method="post" action="${ctx.action('dados')}" novalidate>
   ${field('nome', 'Nome completo', 'text', 'name')}
@@ -136,7 +148,7 @@ export function reviewPage(
   failure: string | null,
 ): SafeHtml {
   return layout(
-    { title: 'Revise sua proposta', sandbox: ctx.sandbox, progress: { step: 6, of: STEPS } },
+    { title: 'Revise sua proposta', ...step(ctx), progress: { step: 6, of: STEPS } },
     html`<h1>Revise e envie sua proposta</h1>
 ${failure ? html`<div class="alerta" role="alert"><p><strong>O banco não aceitou a proposta.</strong> ${failure}</p><p>Você pode tentar novamente.</p></div>` : ''}
 <dl class="resumo">
@@ -155,7 +167,7 @@ ${failure ? html`<div class="alerta" role="alert"><p><strong>O banco não aceito
 
 export function sendingPage(ctx: PageContext): SafeHtml {
   return layout(
-    { title: 'Enviando proposta', sandbox: ctx.sandbox, refreshSeconds: 2 },
+    { title: 'Enviando proposta', ...step(ctx), refreshSeconds: 2 },
     html`<h1>Enviando sua proposta…</h1><p role="status">Aguarde alguns segundos; esta página se atualiza sozinha.</p>`,
   );
 }
@@ -163,7 +175,7 @@ export function sendingPage(ctx: PageContext): SafeHtml {
 /** `erased`: the link's personal data is gone (retention), the signing link with it. */
 export function resultPage(ctx: PageContext, numero: number, signingUrl: string | null, erased = false): SafeHtml {
   return layout(
-    { title: `Proposta nº ${numero}`, sandbox: ctx.sandbox },
+    { title: `Proposta nº ${numero}`, ...final(ctx) },
     html`<h1>Proposta nº ${numero}</h1>
 <p class="lead">Sua proposta foi criada no banco.</p>
 ${
@@ -178,6 +190,6 @@ ${
   );
 }
 
-export function messagePage(ctx: Pick<PageContext, 'sandbox'>, title: string, heading: string, text: string): SafeHtml {
-  return layout({ title, sandbox: ctx.sandbox }, html`<h1>${heading}</h1><p>${text}</p>`);
+export function messagePage(ctx: Frame, title: string, heading: string, text: string): SafeHtml {
+  return layout({ title, ...final(ctx) }, html`<h1>${heading}</h1><p>${text}</p>`);
 }
