@@ -18,6 +18,7 @@ import { createOutbound, type OutboundOptions } from './webhooks/outbound.ts';
 import { createDeliverer, USER_AGENT } from './webhooks/delivery/deliverer.ts';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/delivery/worker.ts';
 import { metricsFor } from './observability/metrics.ts';
+import { startMetricsServer } from './observability/metrics-server.ts';
 
 export interface Roles {
   api: boolean;
@@ -33,6 +34,8 @@ export interface Running {
   /** The address the HTTP server listens on (when the api role runs and listens). */
   url: string | undefined;
   worker: DeliveryWorker | undefined;
+  /** The metrics address of its own, when CONSIGNA_METRICS_LISTEN is set. */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -120,6 +123,16 @@ export async function startRoles(ctx: Context & { release(): Promise<void> }, ro
   let worker: DeliveryWorker | undefined;
 
   if (roles.sweeper) stoppers.push(startSweeper(ctx));
+  let metricsUrl: string | undefined;
+  if (ctx.config.metrics.listen && roles.listen !== false) {
+    const metricsServer = await startMetricsServer(ctx, ctx.config.metrics.listen);
+    metricsUrl = metricsServer.url;
+    stoppers.push(() => metricsServer.close());
+  } else if (roles.api && !ctx.config.metrics.token && roles.listen !== false) {
+    ctx.log.warn(
+      'GET /metrics is public on the API port: set CONSIGNA_METRICS_LISTEN or CONSIGNA_METRICS_TOKEN outside local use',
+    );
+  }
   if (roles.worker) {
     const metrics = metricsFor(ctx);
     const started = await startDeliveryWorker(ctx, { onAttempt: (claimed, result) => metrics.observeAttempt(claimed, result) });
@@ -141,6 +154,7 @@ export async function startRoles(ctx: Context & { release(): Promise<void> }, ro
     app,
     url,
     worker,
+    ...(metricsUrl ? { metricsUrl } : {}),
     stop() {
       stopping ??= (async () => {
         for (const stop of stoppers) await stop();

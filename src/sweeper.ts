@@ -13,6 +13,7 @@ import { erasePersonalData } from './links/personal-data.ts';
 import { pruneEvents } from './events/events.retention.ts';
 import { pruneExpiredTokens } from './auth/token.repository.ts';
 import { pruneRateLimitCounters } from './http/rate-limit.ts';
+import { recordLastSweep } from './sweeper-record.ts';
 
 const LOCK_ID = 7_411_021; // "consigna sweeper"
 const INTERVAL_MS = 30_000;
@@ -56,6 +57,7 @@ export async function sweepOnce(ctx: Context, options: SweepOptions = {}): Promi
     try {
       const c = { ...ctx, database: { ...ctx.database, db: conn } };
       const now = ctx.clock.now();
+      const started = performance.now();
       const { retention } = ctx.config;
       /** Repeats `step` until a batch comes back short (or the process stops), pausing as long as each batch took. */
       const drain = async (step: () => Promise<number>): Promise<number> => {
@@ -79,6 +81,8 @@ export async function sweepOnce(ctx: Context, options: SweepOptions = {}): Promi
       result.erasedPersonalData = await drain(() => erasePersonalData(conn, personalCutoff, now, batch));
       const eventsCutoff = addSeconds(now, -retention.eventsDays * 86_400);
       result.prunedEvents = await drain(() => pruneEvents(conn, eventsCutoff, batch));
+      const { skipped: _skipped, ...done } = result;
+      await recordLastSweep(conn, { em: now.toISOString(), duracaoMs: Math.round(performance.now() - started), feito: done });
       return result;
     } finally {
       await sql`select pg_advisory_unlock(${LOCK_ID})`.execute(conn);

@@ -6,6 +6,7 @@ import { DataDirBusyError } from '../db/data-dir-lock.ts';
 import { ChannelInputError } from '../channels/channels.service.ts';
 import { runChannelsCommand } from './channels.command.ts';
 import { runLinksCommand } from './links.command.ts';
+import { runStatusCommand } from './status.command.ts';
 import { runServe } from './serve.command.ts';
 import { openContext } from '../server.ts';
 import { isDbUnavailable } from '../db/unavailable.ts';
@@ -18,6 +19,7 @@ Service:
   api                   HTTP only (API, hosted pages, docs)
   worker                webhook delivery only
   migrate               apply database migrations and exit
+  status [--json]       delivery queue, failing channels, the sweeper's last round, database size by table
 
 Channels:
   channels create --name NAME [--allow-ip CIDR]... [--json]
@@ -58,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
       return runChannelsCommand(config, rest);
     case 'links':
       return runLinksCommand(config, rest);
+    case 'status':
+      return runStatusCommand(config, rest);
     default:
       console.error(`Unknown command: ${command}\n\n${USAGE}`);
       return 1;

@@ -51,6 +51,12 @@ export interface Config {
     containAfter: number;
   };
   shutdownTimeoutMs: number;
+  /**
+   * Who may read /metrics (README "Operating it"): with `listen`, only that address serves
+   * it (any role, the worker's included) and the API port does not; with `token`, a
+   * `Authorization: Bearer` of it is required. Neither: public on the API port (local use).
+   */
+  metrics: { listen?: { host: string; port: number }; token?: string };
   /** How long data is kept (README "Retention"); the sweeper removes what is past it. */
   retention: {
     /** Events, their deliveries and attempts: days after the delivery is final (or the event, without one). */
@@ -142,6 +148,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       containAfter: read.int('CONSIGNA_WORKER_CONTAIN_AFTER', 3, { min: 1, max: 1000 }),
     },
     shutdownTimeoutMs: read.int('CONSIGNA_SHUTDOWN_TIMEOUT_MS', 15_000, { min: 0 }),
+    metrics: {
+      ...optional('listen', read.listenAddress('CONSIGNA_METRICS_LISTEN')),
+      ...optional('token', read.secret('CONSIGNA_METRICS_TOKEN', 16)),
+    },
     retention: {
       eventsDays: read.int('CONSIGNA_RETENTION_EVENTS_DAYS', 30, { min: 1, max: 3650 }),
       personalDataDays: read.int('CONSIGNA_RETENTION_PERSONAL_DATA_DAYS', 30, { min: 1, max: 3650 }),
@@ -156,6 +166,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
+
+const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
 class Reader {
   private readonly env: Env;
@@ -259,6 +272,30 @@ class Reader {
       return false;
     }
     return entries;
+  }
+
+  /** `host:port`, `[ipv6]:port` or a bare port (on 127.0.0.1). */
+  listenAddress(name: string): { host: string; port: number } | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:\s]+):)?(\d{1,5})$/.exec(value);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65_535) {
+      this.problems.push(`${name}: expected host:port or a port, e.g. 127.0.0.1:9464, got "${value}"`);
+      return undefined;
+    }
+    return { host: (match[1] ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1'), port };
+  }
+
+  /** A secret of at least `min` characters; never echoed in a problem. */
+  secret(name: string, min: number): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    if (value.length < min || /\s/.test(value)) {
+      this.problems.push(`${name}: expected at least ${min} characters without spaces`);
+      return undefined;
+    }
+    return value;
   }
 
   rateLimit(name: string, fallback: RateLimit): RateLimit {

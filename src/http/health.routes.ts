@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from './fastify.ts';
 import type { Context } from '../context.ts';
-import { dbUnavailable } from '../errors.ts';
+import { AppError, dbUnavailable } from '../errors.ts';
+import { metricsAuthorized } from '../observability/metrics-access.ts';
 import { ErrorBody, withHeaders } from './schemas.ts';
 import { metricsFor } from '../observability/metrics.ts';
 
@@ -40,7 +41,14 @@ export function registerHealthRoutes(app: App, ctx: Context): void {
       return { status: 'ok' };
     },
   );
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  // With CONSIGNA_METRICS_LISTEN the metrics have an address of their own (metrics-server.ts).
+  if (ctx.config.metrics.listen) return;
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!metricsAuthorized(ctx.config, request.headers.authorization)) {
+      throw new AppError(401, 'unauthorized', 'Informe o token de métricas: Authorization: Bearer <CONSIGNA_METRICS_TOKEN>.', {
+        headers: { 'www-authenticate': 'Bearer' },
+      });
+    }
     const { registry } = metricsFor(ctx);
     return reply
       .type(registry.contentType)

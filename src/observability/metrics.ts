@@ -108,6 +108,16 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config'>): Met
     },
   });
 
+  // What /readyz answers, for alerting (a scrape that fails altogether is Prometheus's own `up`).
+  new Gauge({
+    name: 'consigna_database_up',
+    help: '1 when the database answers (what /readyz checks), 0 when it does not.',
+    registers: [registry],
+    async collect() {
+      this.set((await ctx.database.ping()) ? 1 : 0);
+    },
+  });
+
   // Fairness between channels (no channel id as a label: the count is what alerts need;
   // the worker's log lines name the channels).
   new Gauge({

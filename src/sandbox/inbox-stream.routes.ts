@@ -83,6 +83,12 @@ export function registerInboxStreamRoutes(app: App, ctx: Context, limiter: RateL
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
     });
+    // HEAD (which Fastify routes here too) gets the headers and no stream: a stream it could
+    // never read would hold the connection open with nothing sent.
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
     response.write(`retry: ${RETRY_MS}\nid: ${after}\nevent: pronto\ndata: {"ultimoId":${after}}\n\n`);
     open.add(response);
     const heartbeat = setInterval(() => response.write(': ping\n\n'), HEARTBEAT_MS);

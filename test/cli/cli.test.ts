@@ -10,6 +10,7 @@ import { JourneyClient } from '../helpers/journey.ts';
 import { makePng } from '../helpers/images.ts';
 import { accentFor } from '../../src/brand/colour.ts';
 import { CONSENT_TEXTS, CONSENT_VERSION } from '../../src/journey/consent.ts';
+import { sweepOnce } from '../../src/sweeper.ts';
 import { createTestDatabase, describeOnPostgres } from '../helpers/db.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -120,6 +121,21 @@ describe('consigna CLI (embedded database)', () => {
     expect(JSON.parse((await consigna(['channels', 'brand', canalId, '--json'])).stdout).nome).toBe('Promotora Sul');
     expect((await consigna(['channels', 'brand', canalId, '--remove'])).stdout).toContain('Brand removed');
     expect((await consigna(['channels', 'brand', canalId])).code).toBe(1);
+  });
+
+  it('shows the status: queue, failing channels, the sweeper, table sizes', async () => {
+    const status = JSON.parse((await consigna(['status', '--json'])).stdout);
+    expect(status).toMatchObject({
+      fila: { pendentes: 0, vencidas: 0, idadeMaisAntigaSegundos: 0 },
+      canaisComFalha: [],
+      bancoBytes: expect.any(Number),
+    });
+    expect(status.tabelas.map((t: { tabela: string }) => t.tabela)).toEqual(
+      expect.arrayContaining(['links', 'deliveries', 'events']),
+    );
+    const text = (await consigna(['status'])).stdout;
+    expect(text).toContain('queue: 0 pending, 0 due');
+    expect(text).toMatch(/database: [\d.]+ MiB/);
   });
 
   it('refuses bad input with exit code 1 and no stack trace', async () => {
@@ -257,6 +273,42 @@ describeOnPostgres('consigna CLI (PostgreSQL)', () => {
       const text = (await consigna(['links', 'consent', link.id], env)).stdout;
       expect(text).toContain('IP 127.0.0.1');
       expect(text).toContain(`text version ${CONSENT_VERSION}`);
+    } finally {
+      await service.close();
+      await database.drop();
+    }
+  });
+
+  it('shows the status while the service runs: pending deliveries, the oldest due, the sweeper’s last round', async () => {
+    const database = await createTestDatabase();
+    const masterKey = 'cd'.repeat(32);
+    const service = await startTestService({
+      database,
+      env: { CONSIGNA_MASTER_KEY: masterKey, CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'true' },
+    });
+    try {
+      const auth = await service.bearer(await service.createChannel({ name: 'Canal Status' }));
+      const hook = await service.inject({
+        method: 'PUT',
+        url: '/v1/webhooks',
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: JSON.stringify({ url: 'http://127.0.0.1:9/webhook' }),
+      });
+      expect(hook.statusCode).toBe(201);
+      rememberSecret(hook.json().segredo);
+      const link = (await createLinkVia(service, auth, { cpf: VALID_CPFS[1] })).json();
+      const journey = new JourneyClient(service, link.url);
+      await journey.upToReview();
+      await journey.post('proposta'); // two events, no worker here: both deliveries wait
+      await sweepOnce(service.ctx);
+      const env = { DATABASE_URL: database.url!, CONSIGNA_MASTER_KEY: masterKey };
+      const status = JSON.parse((await consigna(['status', '--json'], env)).stdout);
+      expect(status.fila).toMatchObject({ pendentes: 2, vencidas: 2, maisAntigaVencidaEm: expect.any(String) });
+      expect(status.ultimaVarredura).toMatchObject({ em: expect.any(String), duracaoMs: expect.any(Number) });
+      const text = (await consigna(['status'], env)).stdout;
+      expect(text).toContain('queue: 2 pending, 2 due, oldest due since');
+      expect(text).toContain('sweeper: last round');
+      expect(text).toMatch(/ {2}deliveries +[\d.]+ MiB/);
     } finally {
       await service.close();
       await database.drop();

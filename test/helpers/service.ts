@@ -46,6 +46,8 @@ export interface TestService {
   baseUrl: string;
   logs: string[];
   worker: DeliveryWorker | undefined;
+  /** /metrics on its own address (CONSIGNA_METRICS_LISTEN, with `listen`). */
+  metricsUrl: string | undefined;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   createChannel(options?: { name?: string; allowIps?: string[] }): Promise<IssuedCredentials>;
   token(channel: IssuedCredentials): Promise<string>;
@@ -122,6 +124,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     database,
     baseUrl: config.publicBaseUrl,
     logs,
+    metricsUrl: running.metricsUrl,
     inject: (injectOptions) => app.inject(injectOptions),
     async createChannel(channelOptions = {}) {
       const issued = await createChannel(ctx, {

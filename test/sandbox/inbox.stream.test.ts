@@ -95,6 +95,19 @@ describe('inbox event stream', () => {
     expect(stream.messages.at(-1)!.id).toBe(String(pushed.id));
   });
 
+  it('answers HEAD with the headers and ends at once, holding no stream open', async () => {
+    const { path } = await channelWithInbox(service);
+    const started = Date.now();
+    const response = await fetch(`${service.baseUrl}${path}/eventos/fluxo`, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await response.text()).toBe('');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('replays what the inbox keeps after Last-Event-ID (or desde), oldest first', async () => {
     const { token, path } = await channelWithInbox(service);
     for (const n of [1, 2, 3]) await postToInbox(service, token, JSON.stringify({ n }));
