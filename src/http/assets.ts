@@ -5,10 +5,14 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { App } from './fastify.ts';
 
 interface Asset {
   body: Buffer;
+  /** Compressed once, when the folder is read: on a slow phone the bytes are the wait. */
+  br: Buffer;
+  gzip: Buffer;
   type: string;
   etag: string;
 }
@@ -28,7 +32,13 @@ export class AssetFolder {
       const type = TYPES[path.extname(file)];
       if (!type) continue;
       const body = fs.readFileSync(path.join(dir, file));
-      this.files.set(file, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
+      this.files.set(file, {
+        body,
+        br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        gzip: zlib.gzipSync(body, { level: 9 }),
+        type,
+        etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
+      });
     }
   }
 
@@ -52,14 +62,19 @@ export function registerAssetRoutes(app: App, folders: readonly AssetFolder[]): 
   app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true } }, async (request, reply) => {
     const asset = assets.get(request.params.name);
     if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('não encontrado');
-    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+    // One ETag per representation: a cache must not answer a gzip request with brotli bytes.
+    const etag = encoding ? `${asset.etag.slice(0, -1)}-${encoding}"` : asset.etag;
+    const headers = {
+      etag,
+      vary: 'accept-encoding',
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff',
+    };
+    if (request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
     return reply
-      .headers({
-        'content-type': asset.type,
-        etag: asset.etag,
-        'cache-control': 'public, max-age=31536000, immutable',
-        'x-content-type-options': 'nosniff',
-      })
-      .send(asset.body);
+      .headers({ ...headers, 'content-type': asset.type, ...(encoding ? { 'content-encoding': encoding } : {}) })
+      .send(encoding ? asset[encoding] : asset.body);
   });
 }
