@@ -19,6 +19,7 @@ import { createDeliverer, USER_AGENT } from './webhooks/delivery/deliverer.ts';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/delivery/worker.ts';
 import { metricsFor } from './observability/metrics.ts';
 import { startMetricsServer } from './observability/metrics-server.ts';
+import { serveControlSocket } from './db/backup.ts';
 
 export interface Roles {
   api: boolean;
@@ -65,7 +66,7 @@ export interface ContextOverrides {
 export async function openContext(
   config: Config,
   overrides: ContextOverrides = {},
-): Promise<Context & { release(): Promise<void> }> {
+): Promise<Context & { release(): Promise<void>; embeddedDataDir?: string }> {
   const log = overrides.log ?? createLogger(config.logLevel);
   const embeddedOnDisk = !config.databaseUrl && !overrides.database && overrides.pgliteDir !== 'memory';
   let unlock = () => {};
@@ -103,6 +104,7 @@ export async function openContext(
   const base = { config, database, keys: deriveKeys(masterKey), clock, log };
   return {
     ...base,
+    ...(embeddedOnDisk ? { embeddedDataDir: config.dataDir } : {}),
     bank: overrides.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl }),
     deliverer: createDeliverer({ outbound, clock, publicBaseUrl: config.publicBaseUrl, inbox: createInboxReceiver(base) }),
     async release() {
@@ -116,8 +118,13 @@ export async function openContext(
   };
 }
 
-export async function startRoles(ctx: Context & { release(): Promise<void> }, roles: Roles): Promise<Running> {
+export async function startRoles(
+  ctx: Context & { release(): Promise<void>; embeddedDataDir?: string },
+  roles: Roles,
+): Promise<Running> {
   const stoppers: Array<() => Promise<void>> = [];
+  // The embedded database can only be read by this process: `consigna backup` asks it.
+  if (ctx.embeddedDataDir && roles.listen !== false) stoppers.push(await serveControlSocket(ctx.embeddedDataDir, ctx.database));
   let app: App | undefined;
   let url: string | undefined;
   let worker: DeliveryWorker | undefined;

@@ -7,6 +7,8 @@ import { ChannelInputError } from '../channels/channels.service.ts';
 import { runChannelsCommand } from './channels.command.ts';
 import { runLinksCommand } from './links.command.ts';
 import { runStatusCommand } from './status.command.ts';
+import { runBackupCommand, runRestoreCommand } from './backup.command.ts';
+import { BackupError } from '../db/backup.ts';
 import { runServe } from './serve.command.ts';
 import { openContext } from '../server.ts';
 import { isDbUnavailable } from '../db/unavailable.ts';
@@ -20,6 +22,9 @@ Service:
   worker                webhook delivery only
   migrate               apply database migrations and exit
   status [--json]       delivery queue, failing channels, the sweeper's last round, database size by table
+  backup FILE           embedded database: the data folder as one file, while the service runs or stopped
+  restore FILE [--key master.key]
+                        embedded database: a backup into an empty data folder (CONSIGNA_DATA_DIR)
 
 Channels:
   channels create --name NAME [--allow-ip CIDR]... [--json]
@@ -62,6 +67,10 @@ async function main(argv: string[]): Promise<number> {
       return runLinksCommand(config, rest);
     case 'status':
       return runStatusCommand(config, rest);
+    case 'backup':
+      return runBackupCommand(config, rest);
+    case 'restore':
+      return runRestoreCommand(config, rest);
     default:
       console.error(`Unknown command: ${command}\n\n${USAGE}`);
       return 1;
@@ -80,7 +89,7 @@ try {
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);
-  } else if (error instanceof DataDirBusyError || error instanceof ChannelInputError) {
+  } else if (error instanceof DataDirBusyError || error instanceof ChannelInputError || error instanceof BackupError) {
     console.error(`Error: ${error.message}`);
   } else if (error instanceof Error && 'code' in error && (error as { code: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     console.error(`Error: ${error.message}\n\n${USAGE}`);

@@ -25,6 +25,12 @@ export interface Database {
   ping(): Promise<boolean>;
   /** A transaction that can also run multi-statement scripts (migrations). */
   scriptTransaction<T>(fn: (tx: ScriptTx) => Promise<T>): Promise<T>;
+  /**
+   * Embedded only: the whole data folder as one gzipped tar, taken between statements
+   * (PGlite runs one at a time), as consistent as after a crash. PostgreSQL has its own
+   * tools (README "Backups").
+   */
+  dump?(): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -172,6 +178,10 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       };
     },
     ping: () => pingDb(db),
+    async dump() {
+      const archive = await pglite.dumpDataDir('gzip');
+      return Buffer.from(await archive.arrayBuffer());
+    },
     scriptTransaction: (fn) =>
       pglite.transaction((tx) =>
         fn({

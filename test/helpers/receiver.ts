@@ -25,6 +25,8 @@ export interface ReceiverOptions {
   redirectTo?: string;
   /** Path of `url` (default `/webhook`). */
   path?: string;
+  /** A given port (default: any free one). */
+  port?: number;
   host?: string;
 }
 
@@ -111,7 +113,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
   const path = options.path ?? '/webhook';
