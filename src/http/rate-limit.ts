@@ -19,6 +19,8 @@ interface Counter {
   shared: number;
   /** Counted here since the last sync. */
   local: number;
+  /** Counted here and being added to the shared row right now: still counted until the total comes back. */
+  sending: number;
 }
 
 export interface Decision {
@@ -46,11 +48,11 @@ export class RateLimiter {
     const window = Math.floor(nowMs / windowMs);
     let counter = this.counters.get(key);
     if (!counter || counter.window !== window) {
-      counter = { window, windowMs, shared: 0, local: 0 };
+      counter = { window, windowMs, shared: 0, local: 0, sending: 0 };
       this.counters.set(key, counter);
     }
     const reset = Math.max(1, Math.ceil(((window + 1) * windowMs - nowMs) / 1000));
-    const used = counter.shared + counter.local;
+    const used = counter.shared + counter.sending + counter.local;
     if (used >= limit.max) return { allowed: false, limit: limit.max, remaining: 0, reset };
     counter.local += 1;
     this.scheduleSync();
@@ -81,7 +83,10 @@ export class RateLimiter {
     const keys = pending.map(([key]) => key);
     const windows = pending.map(([, c]) => new Date(c.window * c.windowMs).toISOString());
     const counts = pending.map(([, c]) => c.local);
-    for (const [, c] of pending) c.local = 0;
+    for (const [, c] of pending) {
+      c.sending += c.local;
+      c.local = 0;
+    }
     try {
       const { rows } = await sql<{ key: string; count: number }>`
         insert into rate_limit_counters as r (key, window_start, count)
@@ -95,16 +100,22 @@ export class RateLimiter {
         const counter = this.counters.get(row.key);
         if (counter) counter.shared = row.count;
       }
+      pending.forEach(([, c], i) => (c.sending -= counts[i]!));
     } catch (error) {
       // Keep counting locally; the next sync carries these counts.
-      pending.forEach(([, c], i) => (c.local += counts[i]!));
+      pending.forEach(([, c], i) => {
+        c.sending -= counts[i]!;
+        c.local += counts[i]!;
+      });
       this.deps.log.warn({ err: { message: (error as Error).message } }, 'rate-limit sync failed');
     }
   }
 
   private forgetOldWindows(): void {
     const nowMs = this.deps.clock.now().getTime();
-    for (const [key, c] of this.counters) if (c.local === 0 && (c.window + 1) * c.windowMs < nowMs) this.counters.delete(key);
+    for (const [key, c] of this.counters) {
+      if (c.local === 0 && c.sending === 0 && (c.window + 1) * c.windowMs < nowMs) this.counters.delete(key);
+    }
   }
 
   close(): void {

@@ -63,6 +63,17 @@ describe('rate limits', () => {
     expect(post.json().code).toBe('limite_excedido');
   });
 
+  it('still counts this process’s hits while they are being written to the shared row', async () => {
+    const limiter = new RateLimiter(service.ctx);
+    const limit = { max: 3, windowSeconds: 60 };
+    for (let i = 0; i < 3; i++) expect(limiter.hit('in-flight:key', limit).allowed).toBe(true);
+    const syncing = limiter.sync(); // the three are on their way to the database, not yet back
+    expect(limiter.hit('in-flight:key', limit).allowed).toBe(false);
+    await syncing;
+    expect(limiter.hit('in-flight:key', limit).allowed).toBe(false);
+    limiter.close();
+  });
+
   it('limits each link token on the hosted pages, with a pt-BR page', async () => {
     const channel = await service.createChannel();
     const link = (await createLinkVia(service, await service.bearer(channel), { cpf: '12345678909' })).json();
