@@ -35,14 +35,21 @@ export async function listDeliveryRows(
   before: EventPosition | undefined,
   limit: number,
 ): Promise<ListedDelivery[]> {
+  // Each event's delivery through a lateral probe of deliveries_channel: a plain join let
+  // the planner estimate one row and read the channel's events and deliveries in full
+  // (measured: 300 ms a page with 105,000 deliveries, against 1.2 ms this way).
   const { rows } = await sql<ListedDelivery>`
     select d.*, e.xid::text as xid
     from events e
-    join deliveries d on d.channel_id = e.channel_id and d.criado_em = e.ocorrido_em and d.event_id = e.id
+    cross join lateral (
+      select * from deliveries d
+      where d.channel_id = e.channel_id and d.criado_em = e.ocorrido_em and d.event_id = e.id
+        ${filter.status !== undefined ? sql`and d.status = ${filter.status}` : sql``}
+      limit 1
+    ) d
     where e.channel_id = ${channelId}
       and e.xid < pg_snapshot_xmin(pg_current_snapshot())
       ${before ? sql`and (e.xid, e.id) < (${before.xid}::xid8, ${before.id}::uuid)` : sql``}
-      ${filter.status !== undefined ? sql`and d.status = ${filter.status}` : sql``}
       ${filter.tipo !== undefined ? sql`and e.tipo = ${filter.tipo}` : sql``}
       ${filter.eventoId !== undefined ? sql`and e.id = ${filter.eventoId}` : sql``}
       ${filter.linkId !== undefined ? sql`and e.link_id = ${filter.linkId}` : sql``}
