@@ -6,6 +6,7 @@ import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { setPageHeaders } from '../http/security-headers.ts';
+import { sendPage } from '../http/page-encoding.ts';
 import { pageTextFor, reportError } from '../http/error-handler.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { clearReceived, inboxUrlOf, listReceived, setResponderStatus } from './inbox.service.ts';
@@ -67,7 +68,11 @@ export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimite
           const { token } = request.params;
           const { responderStatus, eventos } = await listReceived(ctx, await inboxOf(request, reply));
           const notice = NOTICES.includes(request.query.aviso ?? '') ? (request.query.aviso as Notice) : undefined;
-          return setPageHeaders(reply).send(viewerPage(token, responderStatus, eventos, inboxUrlOf(ctx, token), notice).value);
+          return sendPage(
+            request,
+            setPageHeaders(reply),
+            viewerPage(token, responderStatus, eventos, inboxUrlOf(ctx, token), notice).value,
+          );
         }),
     );
 

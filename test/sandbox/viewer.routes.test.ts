@@ -1,6 +1,7 @@
 // The viewer page on the server side (docs/rules.md §6): the server-rendered list,
 // escaping of everything a sender controls, page headers (CSP, no-store), the form
 // fallbacks (POST, 303, GET with a confirmation) and HTML answers for their errors.
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { channelWithInbox, listEvents, postToInbox } from './support.ts';
@@ -42,6 +43,19 @@ describe('inbox viewer page', () => {
     expect(r.body).toContain('Não verificada: nenhum webhook registrado para o canal');
     expect(r.body).toContain('<pre>(vazio)</pre>');
     expect(r.body.match(/<li class="evento"/g)).toHaveLength(2);
+
+    // To a browser that accepts it, the same page gzipped (the viewer is the heaviest page we serve).
+    const zipped = await service.inject({
+      method: 'GET',
+      url: new URL(inbox.visualizacaoUrl).pathname,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('accept-encoding');
+    expect(zipped.headers['content-security-policy']).toBe(r.headers['content-security-policy']);
+    const unzipped = zlib.gunzipSync(zipped.rawPayload).toString('utf8');
+    expect(unzipped.replace(/data-request-id="[^"]*"/g, '')).toBe(r.body.replace(/data-request-id="[^"]*"/g, ''));
+    expect(zipped.rawPayload.length).toBeLessThan(r.rawPayload.length / 2);
   });
 
   it('sets the status through the form fallback: 303 back to the page, which confirms it', async () => {
