@@ -84,6 +84,7 @@ export async function openContext(
         databaseUrl: config.databaseUrl,
         dataDir: overrides.pgliteDir ?? path.join(config.dataDir, 'pglite'),
         poolSize: config.pgPoolSize,
+        sharedBuffersMb: config.embeddedSharedBuffersMb,
         log,
       }));
     if (!overrides.database) await migrate(database);

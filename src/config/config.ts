@@ -40,6 +40,8 @@ export interface Config {
     unknownToken: RateLimit;
   };
   pgPoolSize: number;
+  /** The embedded database's buffer cache, in MB (PostgreSQL's shared_buffers; PGlite's own default is 160). */
+  embeddedSharedBuffersMb: number;
   worker: {
     concurrency: number;
     leaseSeconds: number;
@@ -133,6 +135,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       unknownToken: read.rateLimit('CONSIGNA_RATE_LIMIT_UNKNOWN_TOKEN', { max: 300, windowSeconds: 60 }),
     },
     pgPoolSize: read.int('CONSIGNA_PG_POOL_SIZE', 20, { min: 1, max: 500 }),
+    embeddedSharedBuffersMb: read.int('CONSIGNA_EMBEDDED_SHARED_BUFFERS_MB', 32, { min: 1, max: 4096 }),
     worker: {
       concurrency: read.int('CONSIGNA_WORKER_CONCURRENCY', 64, { min: 1, max: 4096 }),
       leaseSeconds: read.int('CONSIGNA_WORKER_LEASE_SECONDS', 60, { min: 15 }),

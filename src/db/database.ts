@@ -47,6 +47,8 @@ export interface OpenOptions {
   log?: Logger;
   /** PostgreSQL schema to use (tests isolate themselves this way). */
   searchPath?: string;
+  /** PGlite's shared_buffers in MB (its default, 160, is most of an idle embedded process's memory). */
+  sharedBuffersMb?: number;
 }
 
 // int8 (count(*), sums) as number: every int8 here is a count far below 2^53.
@@ -165,7 +167,13 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   const dataDir = options.dataDir && options.dataDir !== 'memory' ? options.dataDir : undefined;
   // Loaded only when used: a PostgreSQL deployment never pays for the WebAssembly build.
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create(dataDir);
+  // PGlite's own start parameters, plus the buffer cache: it sits in the WebAssembly heap,
+  // so its size is resident memory (measured: 384 MiB at rest with 160 MB, 243 MiB with 16).
+  const pglite = await PGlite.create(dataDir, {
+    ...(options.sharedBuffersMb !== undefined
+      ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
+      : {}),
+  });
   const db = new Kysely<Tables>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,

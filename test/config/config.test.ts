@@ -27,6 +27,7 @@ describe('configuration', () => {
       trustProxy: false,
       logLevel: 'info',
       retention: { eventsDays: 30, personalDataDays: 30, idempotencyHours: 24 },
+      embeddedSharedBuffersMb: 32,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
