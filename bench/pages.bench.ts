@@ -21,9 +21,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import zlib from 'node:zlib';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { MAX_LOGO_BYTES } from '../src/brand/logo.ts';
+import { noisyPng } from '../test/helpers/images.ts';
 import { onCleanup } from './lib/cleanup.ts';
 import { createContext } from './lib/context.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
@@ -85,45 +85,6 @@ export const suites: BenchSuite[] = [
     run: runPages,
   },
 ];
-
-// ---------------------------------------------------------------------------------
-// The logo: a noisy RGB PNG (test/helpers/images.ts's encoder, with seeded noise so
-// that every run serves the same bytes).
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-function noisyPng(width: number, height: number, seed = 1): Buffer {
-  let state = seed >>> 0;
-  const nextByte = () => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) & 0xff;
-  };
-  const stride = 1 + width * 3; // filter byte (0: none), then RGB
-  const raw = Buffer.alloc(height * stride);
-  for (let y = 0; y < height; y++) for (let i = 1; i < stride; i++) raw[y * stride + i] = nextByte();
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 // ---------------------------------------------------------------------------------
 // One page load: what the network brought and when the largest content was painted.

@@ -22,12 +22,36 @@ function ihdr(width: number, height: number): Buffer {
   return chunk('IHDR', header);
 }
 
+/** An RGB PNG of `raw` scanlines (each a filter byte, 0, then the row's RGB bytes). */
+function rgbPng(width: number, height: number, raw: Buffer, level?: number): Buffer {
+  const idat = zlib.deflateSync(raw, level === undefined ? {} : { level });
+  return Buffer.concat([SIGNATURE, ihdr(width, height), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+}
+
 /** A valid RGB PNG filled with one colour. */
 export function makePng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
   const row = Buffer.alloc(1 + width * 3);
   for (let x = 0; x < width; x++) row.set([r, g, b], 1 + x * 3);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([SIGNATURE, ihdr(width, height), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return rgbPng(width, height, Buffer.concat(Array.from({ length: height }, () => row)));
+}
+
+/**
+ * A valid RGB PNG of seeded noise (mulberry32): it compresses badly, so it stands for a
+ * heavy logo, and the same seed gives the same bytes on every run (bench/pages.bench.ts).
+ */
+export function noisyPng(width: number, height: number, seed = 1): Buffer {
+  let state = seed >>> 0;
+  const nextByte = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) & 0xff;
+  };
+  const stride = 1 + width * 3;
+  const raw = Buffer.alloc(height * stride);
+  for (let y = 0; y < height; y++) for (let i = 1; i < stride; i++) raw[y * stride + i] = nextByte();
+  return rgbPng(width, height, raw, 9);
 }
 
 /** A PNG header claiming `width`×`height` (a decompression bomb's shape), with no real picture. */

@@ -10,6 +10,7 @@ import { waitFor } from '../helpers/wait.ts';
 import { FAST_ENV, channelWith, listDeliveries, proposalLink, type Delivery } from './support.ts';
 import { createLinkVia, VALID_CPFS } from '../helpers/links.ts';
 import { recordResults } from '../../src/webhooks/delivery/attempts.ts';
+import type { AttemptResource } from '../../src/webhooks/deliveries.service.ts';
 
 let service: TestService;
 const receivers = receiverPool();
@@ -22,16 +23,7 @@ afterAll(async () => {
   await receivers.closeAll();
 });
 
-interface Attempt {
-  numero: number;
-  tentadaEm: string;
-  httpStatus?: number;
-  latenciaMs: number;
-  erro?: string;
-  corpoResposta?: string;
-  corpoRespostaTruncado: boolean;
-}
-type Detailed = Delivery & { historico: Attempt[] };
+type Detailed = Delivery & { historico: AttemptResource[] };
 
 /** The link's one delivery (listed once every older transaction has ended: at once, or a few ms later). */
 async function deliveryOf(auth: Record<string, string>, linkId: string): Promise<Delivery> {
