@@ -50,6 +50,7 @@ const USAGE = `Usage: npm run bench -- [options]
                         channel B's webhooks beside channel A's bad endpoint;
                         --only listen-latency: webhooks through the SDK's listen command
                         --only pages: the hosted pages' weight and LCP in Chromium
+                        --only tracing: OpenTelemetry tracing on vs off (PostgreSQL only)
   --duration SECONDS    measured seconds per run (default 10); each case has two runs,
                         closed loop then a fixed rate of 50% of its req/s
   --warmup SECONDS      unmeasured load before each measurement (default 2; 0 skips)

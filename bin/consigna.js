@@ -23,9 +23,19 @@ if (major < 22 || (major === 22 && minor < 18)) {
 // replaces itself (execve: same pid, signals unchanged) with them. An explicit
 // --max-semi-space-size leaves them alone; CONSIGNA_NODE_FLAGS replaces them (`none`:
 // V8's defaults).
+//
+// With the embedded database (no DATABASE_URL), also --liftoff-only: PostgreSQL compiled
+// to WebAssembly runs on V8's baseline compiler only. Its optimising compiler, tiering up
+// one function of 105 KB of wasm (function #2272, seen with --trace-wasm-compilation-times),
+// took 604 MB of compiler memory for 666 ms, a second or two after start: the start-up
+// peak of an embedded `serve` was 781 MiB on an existing data folder, 1,111 MiB on a fresh
+// one (initdb); with --liftoff-only, 229 and 609 MiB. The cost is the database's speed
+// (README "Operating it" has the bench figures). PostgreSQL mode loads no WebAssembly.
 const tuned = process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'));
+const embedded = !process.env.DATABASE_URL?.trim();
 const flags =
-  process.env.CONSIGNA_NODE_FLAGS?.trim() || '--max-semi-space-size=16 --max-old-space-size=160 --initial-old-space-size=120';
+  process.env.CONSIGNA_NODE_FLAGS?.trim() ||
+  `--max-semi-space-size=16 --max-old-space-size=160 --initial-old-space-size=120${embedded ? ' --liftoff-only' : ''}`;
 if (!tuned && flags !== 'none' && typeof process.execve === 'function') {
   process.execve(
     process.execPath,

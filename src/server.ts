@@ -1,6 +1,7 @@
 // Starting and stopping the service's roles: api (HTTP), worker (webhook delivery)
 // and sweeper (periodic upkeep). `serve` runs all three in one process.
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { Config } from './config/config.ts';
 import type { Context } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -8,7 +9,7 @@ import { migrate } from './db/migrate.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { deriveKeys, loadOrCreateMasterKey } from './crypto/keys.ts';
 import { systemClock, type Clock } from './clock.ts';
-import type { BankGateway } from './bank/bank-gateway.ts';
+import { tracedBank, type BankGateway } from './bank/bank-gateway.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { buildApp, type App } from './app.ts';
 import { startSweeper } from './sweeper.ts';
@@ -20,6 +21,7 @@ import { startDeliveryWorker, type DeliveryWorker } from './webhooks/delivery/wo
 import { metricsFor } from './observability/metrics.ts';
 import { startMetricsServer } from './observability/metrics-server.ts';
 import { serveControlSocket } from './db/backup.ts';
+import { activeTracer, inSpan, SpanKind, startTracing } from './observability/tracing.ts';
 
 export interface Roles {
   api: boolean;
@@ -86,6 +88,7 @@ export async function openContext(
         poolSize: config.pgPoolSize,
         sharedBuffersMb: config.embeddedSharedBuffersMb,
         log,
+        ...(config.tracing ? { tracer: activeTracer } : {}),
       }));
     if (!overrides.database) await migrate(database);
   } catch (error) {
@@ -103,10 +106,11 @@ export async function openContext(
     ...overrides.outbound,
   });
   const base = { config, database, keys: deriveKeys(masterKey), clock, log };
+  const bank = overrides.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl });
   return {
     ...base,
     ...(embeddedOnDisk ? { embeddedDataDir: config.dataDir } : {}),
-    bank: overrides.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl }),
+    bank: config.tracing ? tracedBank(bank, (name, work) => inSpan(name, {}, work, SpanKind.CLIENT)) : bank,
     deliverer: createDeliverer({ outbound, clock, publicBaseUrl: config.publicBaseUrl, inbox: createInboxReceiver(base) }),
     async release() {
       try {
@@ -124,6 +128,15 @@ export async function startRoles(
   roles: Roles,
 ): Promise<Running> {
   const stoppers: Array<() => Promise<void>> = [];
+  // Before anything that makes spans; flushed after everything else has stopped.
+  const stopTracing = ctx.config.tracing
+    ? await startTracing(ctx.config.tracing, {
+        'deployment.environment.name': ctx.config.ambiente.toLowerCase(),
+        'service.instance.id': randomUUID(),
+        'process.pid': process.pid,
+        'consigna.roles': (['api', 'worker', 'sweeper'] as const).filter((role) => roles[role]).join(','),
+      })
+    : undefined;
   // The embedded database can only be read by this process: `consigna backup` asks it.
   if (ctx.embeddedDataDir && roles.listen !== false) stoppers.push(await serveControlSocket(ctx.embeddedDataDir, ctx.database));
   let app: App | undefined;
@@ -165,8 +178,12 @@ export async function startRoles(
     ...(metricsUrl ? { metricsUrl } : {}),
     stop() {
       stopping ??= (async () => {
-        for (const stop of stoppers) await stop();
-        await ctx.release();
+        try {
+          for (const stop of stoppers) await stop();
+          await ctx.release();
+        } finally {
+          await stopTracing?.();
+        }
       })();
       return stopping;
     },

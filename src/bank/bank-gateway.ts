@@ -44,3 +44,27 @@ export interface BankGateway {
   createProposal(cpf: string, offer: Offer, customer: CustomerData): Promise<ProposalCreation>;
   generateSigningLink(cpf: string, numero: number): Promise<SigningLink>;
 }
+
+const OPERATIONS = [
+  'checkAvailability',
+  'sendCode',
+  'verifyCode',
+  'checkEligibility',
+  'listOffers',
+  'createProposal',
+  'generateSigningLink',
+] as const satisfies ReadonlyArray<keyof BankGateway>;
+
+/**
+ * The gateway with a client span per call (tracing on): the bank is the one slow party a
+ * journey step waits for. Named after the operation only: never a CPF, phone, code or
+ * any other argument, nor the answer.
+ */
+export function tracedBank(bank: BankGateway, inSpan: <T>(name: string, work: () => Promise<T>) => Promise<T>): BankGateway {
+  const traced = {} as Record<keyof BankGateway, (...args: never[]) => Promise<unknown>>;
+  for (const operation of OPERATIONS) {
+    const call = bank[operation] as (...args: unknown[]) => Promise<unknown>;
+    traced[operation] = (...args: unknown[]) => inSpan(`banco ${operation}`, () => call.apply(bank, args));
+  }
+  return traced as unknown as BankGateway;
+}

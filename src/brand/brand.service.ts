@@ -1,4 +1,4 @@
-// The channel's brand on the pages we host for its customers (docs/rules.md §7.8): a
+// The channel's brand on the pages we host for its customers (docs/rules.md §7.6): a
 // display name, an optional logo and accent colour. Set by the channel (PUT /v1/marca) or
 // by the operator (`consigna channels brand`). Without one, the pages use the channel's
 // name and our colours: they always say who offers the credit.

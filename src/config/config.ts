@@ -59,6 +59,11 @@ export interface Config {
    * `Authorization: Bearer` of it is required. Neither: public on the API port (local use).
    */
   metrics: { listen?: { host: string; port: number }; token?: string };
+  /**
+   * OpenTelemetry traces (README "Traces"), exported over OTLP; absent (the default) when
+   * no OTLP endpoint is set: then nothing of OpenTelemetry's SDK is even loaded.
+   */
+  tracing?: TracingConfig;
   /** How long data is kept (README "Retention"); the sweeper removes what is past it. */
   retention: {
     /** Events, their deliveries and attempts: days after the delivery is final (or the event, without one). */
@@ -69,6 +74,27 @@ export interface Config {
     idempotencyHours: number;
   };
 }
+
+/** From the standard OTEL_* variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/). */
+export interface TracingConfig {
+  /** Where spans are POSTed: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+  endpoint: string;
+  protocol: 'http/protobuf' | 'http/json';
+  /** OTEL_TRACES_SAMPLER and its argument (a ratio for the traceidratio samplers). */
+  sampler: { name: (typeof SAMPLERS)[number]; ratio: number };
+  serviceName: string;
+  /** OTEL_BSP_*: the batch span processor. */
+  batch: { scheduleDelayMs: number; maxQueueSize: number; maxExportBatchSize: number; exportTimeoutMs: number };
+}
+
+const SAMPLERS = [
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+] as const;
 
 export class ConfigError extends Error {
   readonly problems: readonly string[];
@@ -155,6 +181,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       ...optional('listen', read.listenAddress('CONSIGNA_METRICS_LISTEN')),
       ...optional('token', read.secret('CONSIGNA_METRICS_TOKEN', 16)),
     },
+    ...optional('tracing', readTracing(read, env)),
     retention: {
       eventsDays: read.int('CONSIGNA_RETENTION_EVENTS_DAYS', 30, { min: 1, max: 3650 }),
       personalDataDays: read.int('CONSIGNA_RETENTION_PERSONAL_DATA_DAYS', 30, { min: 1, max: 3650 }),
@@ -168,6 +195,40 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/**
+ * On when an OTLP endpoint is set, unless OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none.
+ * The exporter's headers, timeout and compression (OTEL_EXPORTER_OTLP_*HEADERS and so on) are
+ * read by the exporter itself, as the specification defines them.
+ */
+function readTracing(read: Reader, env: Env): TracingConfig | undefined {
+  const tracesEndpoint = read.optionalUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http:', 'https:']);
+  const baseEndpoint = read.optionalUrl('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
+  const exporter = read.oneOf('OTEL_TRACES_EXPORTER', ['otlp', 'none'] as const, 'otlp');
+  const disabled = read.bool('OTEL_SDK_DISABLED', false);
+  const protocol = read.oneOf(
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    ['http/protobuf', 'http/json'] as const,
+    'http/protobuf',
+  );
+  const sampler = read.oneOf('OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on');
+  const ratio = read.ratio('OTEL_TRACES_SAMPLER_ARG', 1);
+  const batch = {
+    scheduleDelayMs: read.int('OTEL_BSP_SCHEDULE_DELAY', 5000, { min: 1, max: 600_000 }),
+    maxQueueSize: read.int('OTEL_BSP_MAX_QUEUE_SIZE', 2048, { min: 1, max: 1_000_000 }),
+    maxExportBatchSize: read.int('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512, { min: 1, max: 100_000 }),
+    exportTimeoutMs: read.int('OTEL_BSP_EXPORT_TIMEOUT', 30_000, { min: 1, max: 600_000 }),
+  };
+  const endpoint = tracesEndpoint ?? (baseEndpoint ? `${baseEndpoint.replace(/\/+$/, '')}/v1/traces` : undefined);
+  if (!endpoint || disabled || exporter === 'none') return undefined;
+  return {
+    endpoint,
+    protocol,
+    sampler: { name: sampler, ratio },
+    serviceName: read.string('OTEL_SERVICE_NAME', 'consigna'),
+    batch: { ...batch, maxExportBatchSize: Math.min(batch.maxExportBatchSize, batch.maxQueueSize) },
+  };
 }
 
 const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
@@ -217,6 +278,18 @@ class Reader {
       return fallback;
     }
     return value as T;
+  }
+
+  /** A number from 0 to 1. */
+  ratio(name: string, fallback: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const number = Number(value);
+    if (!/^\d*\.?\d+$/.test(value) || number > 1) {
+      this.problems.push(`${name}: expected a number from 0 to 1, got "${value}"`);
+      return fallback;
+    }
+    return number;
   }
 
   url(name: string, fallback: string, protocols: string[]): string {

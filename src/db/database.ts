@@ -1,9 +1,11 @@
 // One Kysely instance over either PostgreSQL (pg pool) or PGlite (embedded), with
 // the same SQL. Also the notification channel (LISTEN/NOTIFY) that wakes workers.
-import { Kysely, PGliteDialect, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, sql, type Dialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { Tracer } from '@opentelemetry/api';
 import type { Tables } from './tables.ts';
+import { tracedDialect } from './traced-dialect.ts';
 
 export type DB = Kysely<Tables>;
 /**
@@ -49,7 +51,12 @@ export interface OpenOptions {
   searchPath?: string;
   /** PGlite's shared_buffers in MB (its default, 160, is most of an idle embedded process's memory). */
   sharedBuffersMb?: number;
+  /** When tracing is configured: the tracer of the moment (a span per statement while it answers one). */
+  tracer?: () => Tracer | undefined;
 }
+
+const withTracing = (dialect: Dialect, options: OpenOptions): Dialect =>
+  options.tracer ? tracedDialect(dialect, options.tracer) : dialect;
 
 // int8 (count(*), sums) as number: every int8 here is a count far below 2^53.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -73,7 +80,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   // An idle client losing its server emits here; without a listener it would crash the process.
   pool.on('error', (error) => options.log?.warn({ err: { message: error.message } }, 'idle database connection lost'));
 
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+  const db = new Kysely<Tables>({ dialect: withTracing(new PostgresDialect({ pool: preparingPool(pool) }), options) });
   const listener = new PgListener(url, options);
 
   return {
@@ -174,7 +181,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
       : {}),
   });
-  const db = new Kysely<Tables>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<Tables>({ dialect: withTracing(new PGliteDialect({ pglite }), options) });
   return {
     db,
     kind: 'pglite',

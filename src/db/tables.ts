@@ -67,6 +67,8 @@ export interface LinksTable {
   updated_at: Timestamp;
   personal_data_erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   return_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The traceparent of the span that created it (tracing on), continued by its journey. */
+  trace_context: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface IdempotencyKeysTable {
@@ -116,6 +118,8 @@ export interface EventsTable {
   tipo: string;
   payload: string;
   ocorrido_em: Timestamp;
+  /** The traceparent of the span that recorded it (tracing on), continued by its deliveries. */
+  trace_context: ColumnType<string | null, string | null | undefined, string | null>;
   /** Set by the database (the writing transaction's id); read as text. */
   xid: ColumnType<string, never, never>;
 }

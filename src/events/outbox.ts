@@ -6,6 +6,7 @@ import type { Tx } from '../db/database.ts';
 import { notify } from '../db/database.ts';
 import { uuidv7 } from '../crypto/random.ts';
 import type { EventBody } from './event-body.ts';
+import { currentTraceparent } from '../observability/tracing.ts';
 
 export const DELIVERIES_CHANNEL = 'consigna_deliveries';
 
@@ -20,6 +21,8 @@ export async function recordEvent(tx: Tx, channelId: string, event: EventBody): 
       tipo: event.tipo,
       payload: JSON.stringify(event),
       ocorrido_em: at,
+      // The span of the change that caused it: its delivery attempts continue that trace.
+      trace_context: currentTraceparent(),
     })
     .execute();
   // FOR KEY SHARE orders this insert with a concurrent DELETE /v1/webhooks (whose row

@@ -14,6 +14,8 @@ import { RateLimiter } from './rate-limit.ts';
 import { metricsFor } from '../observability/metrics.ts';
 import { LazyChildLogger, type Logger } from '../observability/logger.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../text/json.ts';
+import { activeTracer } from '../observability/tracing.ts';
+import { requestTracingHooks } from './request-tracing.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -76,6 +78,17 @@ export function createHttpServer(ctx: Context): { app: App; limiter: RateLimiter
     responses[413] ??= ErrorBody(['corpo_muito_grande'], 'Corpo acima do limite (64 KB).');
     route.schema = { ...route.schema, response: responses };
   });
+
+  // First, so that every later hook and the handler run in the request's span (route
+  // hooks added later run after these).
+  const tracer = activeTracer();
+  if (tracer) {
+    const hooks = requestTracingHooks(tracer);
+    app.addHook('onRequest', hooks.onRequest);
+    app.addHook('preHandler', hooks.preHandler);
+    app.addHook('onResponse', hooks.onResponse);
+    app.addHook('onRequestAbort', hooks.onRequestAbort);
+  }
 
   // Callback-style hooks on every request: an async hook costs a promise each time.
   app.addHook('onRequest', (request, reply, done) => {

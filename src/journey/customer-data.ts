@@ -63,7 +63,10 @@ function ageOn(isoDate: string, now: Date): number {
 function normalizePixKey(value: string): string | undefined {
   if (value === '') return undefined;
   if (UUID.test(value)) return value.toLowerCase();
-  if (value.includes('@')) return EMAIL.test(value.toLowerCase()) && value.length <= 77 ? value.toLowerCase() : undefined;
+  // An e-mail key's local part is free text: refused characters (docs/rules.md §8) as in `email`.
+  if (value.includes('@')) {
+    return isCleanText(value) && EMAIL.test(value.toLowerCase()) && value.length <= 77 ? value.toLowerCase() : undefined;
+  }
   const digits = value.replace(/[\s().\-/+]/g, '');
   if (!/^\d+$/.test(digits)) return undefined;
   if (digits.length === 11 && isValidCpf(digits)) return digits;

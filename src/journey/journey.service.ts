@@ -21,6 +21,7 @@ import {
 } from './journey.repository.ts';
 import { submitProposal } from './proposal-submission.ts';
 import { CONSENT_VERSION, type ConsentEvidence } from './consent.ts';
+import { inStoredTrace } from '../observability/tracing.ts';
 
 export type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'bank' | 'log'>;
 
@@ -73,7 +74,9 @@ export async function loadPage(deps: Deps, key: JourneyKey): Promise<Page> {
   if (status === 'CANCELADO') return { kind: 'cancelado', reason: journey?.end_reason ?? null, link };
   if (!journey) {
     const now = deps.clock.now();
-    await deps.database.db.transaction().execute((tx) => openJourney(tx, link.id, now));
+    await inStoredTrace(link.trace_context, 'jornada abrir', { 'consigna.link.id': link.id }, () =>
+      deps.database.db.transaction().execute((tx) => openJourney(tx, link.id, now)),
+    );
     journey = (await findJourney(deps.database.db, link.id))!;
     link.status = link.status === 'CRIADO' ? 'ABERTO' : link.status;
   }
@@ -82,15 +85,29 @@ export async function loadPage(deps: Deps, key: JourneyKey): Promise<Page> {
 
 type Live = { link: LinkRow; journey: JourneyRow };
 
-/** Runs a step action only on a live link; anything else just goes back to GET. */
-async function onLiveJourney(deps: Deps, key: JourneyKey, action: (live: Live) => Promise<ActionResult>): Promise<ActionResult> {
+/**
+ * Runs a step action only on a live link; anything else just goes back to GET. The
+ * step is a span of the link's trace (it continues the span that created the link).
+ */
+async function onLiveJourney(
+  deps: Deps,
+  key: JourneyKey,
+  name: string,
+  action: (live: Live) => Promise<ActionResult>,
+): Promise<ActionResult> {
   const page = await loadPage(deps, key);
   if (page.kind !== 'step') return DONE;
-  return action({ link: page.link, journey: page.journey });
+  const live = { link: page.link, journey: page.journey };
+  const attributes = { 'consigna.link.id': live.link.id, 'consigna.jornada.etapa': live.journey.step };
+  return inStoredTrace(live.link.trace_context, `jornada ${name}`, attributes, async (span) => {
+    const result = await action(live);
+    span?.setAttribute('consigna.jornada.resultado', result.kind === 'done' ? 'ok' : 'invalido');
+    return result;
+  });
 }
 
 export const start = (deps: Deps, key: JourneyKey) =>
-  onLiveJourney(deps, key, async ({ link }) => {
+  onLiveJourney(deps, key, 'comecar', async ({ link }) => {
     await advance(deps.database.db, link.id, 'inicio', { step: 'celular', updated_at: deps.clock.now() });
     return DONE;
   });
@@ -101,7 +118,7 @@ export function suggestedCelular(deps: Deps, link: LinkRow): string | undefined 
 }
 
 export const sendCode = (deps: Deps, key: JourneyKey, input: { celular?: string }) =>
-  onLiveJourney(deps, key, async ({ link, journey }) => {
+  onLiveJourney(deps, key, 'celular', async ({ link, journey }) => {
     if (journey.step !== 'celular' && journey.step !== 'codigo') return DONE;
     const typed = (input.celular ?? '').trim();
     const suggested = suggestedCelular(deps, link);
@@ -138,7 +155,7 @@ export const sendCode = (deps: Deps, key: JourneyKey, input: { celular?: string 
   });
 
 export const confirmCode = (deps: Deps, key: JourneyKey, input: { codigo?: string }) =>
-  onLiveJourney(deps, key, async ({ link, journey }) => {
+  onLiveJourney(deps, key, 'codigo', async ({ link, journey }) => {
     if (journey.step !== 'codigo') return DONE;
     if (journey.code_attempts >= MAX_CODE_ATTEMPTS) {
       return invalid({ codigo: 'Você errou o código 5 vezes. Peça um novo código para continuar.' });
@@ -169,7 +186,7 @@ export const confirmCode = (deps: Deps, key: JourneyKey, input: { codigo?: strin
 
 /** Back to the phone step to receive a new code (after a wrong number or 5 wrong codes). */
 export const changePhone = (deps: Deps, key: JourneyKey) =>
-  onLiveJourney(deps, key, async ({ link }) => {
+  onLiveJourney(deps, key, 'reenviar', async ({ link }) => {
     await advance(deps.database.db, link.id, 'codigo', { step: 'celular', code_attempts: 0, updated_at: deps.clock.now() });
     return DONE;
   });
@@ -179,7 +196,7 @@ export const changePhone = (deps: Deps, key: JourneyKey) =>
  * and user agent) before the bank is queried, every time the customer submits it.
  */
 export const consultOffers = (deps: Deps, key: JourneyKey, input: { autorizo?: string }, evidence: ConsentEvidence) =>
-  onLiveJourney(deps, key, async ({ link, journey }) => {
+  onLiveJourney(deps, key, 'consulta', async ({ link, journey }) => {
     if (journey.step !== 'consulta') return DONE;
     if (!input.autorizo) return invalid({ autorizo: 'Para consultar as ofertas, marque a autorização.' });
     await recordConsent(deps.database.db, link.id, {
@@ -207,7 +224,7 @@ export const consultOffers = (deps: Deps, key: JourneyKey, input: { autorizo?: s
 export const offersOf = (journey: JourneyRow): Offer[] => (journey.offers as Offer[] | null) ?? [];
 
 export const chooseOffer = (deps: Deps, key: JourneyKey, input: { oferta?: string }) =>
-  onLiveJourney(deps, key, async ({ link, journey }) => {
+  onLiveJourney(deps, key, 'oferta', async ({ link, journey }) => {
     if (journey.step !== 'ofertas') return DONE;
     const offer = offersOf(journey).find((o) => o.id === input.oferta);
     if (!offer) return invalid({ oferta: 'Escolha uma das ofertas.' });
@@ -220,7 +237,7 @@ export const chooseOffer = (deps: Deps, key: JourneyKey, input: { oferta?: strin
   });
 
 export const submitCustomerData = (deps: Deps, key: JourneyKey, input: Record<string, string | undefined>) =>
-  onLiveJourney(deps, key, async ({ link, journey }) => {
+  onLiveJourney(deps, key, 'dados', async ({ link, journey }) => {
     if (journey.step !== 'dados') return DONE;
     const { data, errors } = validateCustomerData(input, deps.clock.now());
     if (!data) {
@@ -237,7 +254,7 @@ export const submitCustomerData = (deps: Deps, key: JourneyKey, input: Record<st
 
 /** "Alterar": back from the data step to the offers, or from review to the data. */
 export const goBack = (deps: Deps, key: JourneyKey) =>
-  onLiveJourney(deps, key, async ({ link, journey }) => {
+  onLiveJourney(deps, key, 'voltar', async ({ link, journey }) => {
     const previous: Partial<Record<string, Step>> = { dados: 'ofertas', revisao: 'dados' };
     const to = previous[journey.step];
     if (to)
@@ -250,7 +267,7 @@ export const goBack = (deps: Deps, key: JourneyKey) =>
   });
 
 export const sendProposal = (deps: Deps, key: JourneyKey) =>
-  onLiveJourney(deps, key, async (live) => {
+  onLiveJourney(deps, key, 'proposta', async (live) => {
     await submitProposal(deps, live.link, live.journey);
     return DONE;
   });

@@ -118,14 +118,14 @@ async function insertLinksWithKeys(db: DB, entries: readonly LinkWithKey[]): Pro
         ${column((e) => e.link.cpf_sealed)}::bytea[], ${column((e) => e.link.cpf_hash)}::bytea[],
         ${column((e) => e.link.cpf_masked)}::text[], ${column((e) => e.link.celular_sealed ?? null)}::bytea[],
         ${column((e) => e.link.referencia_externa ?? null)}::text[], ${column((e) => e.link.return_url ?? null)}::text[],
-        ${column((e) => e.link.status)}::text[],
+        ${column((e) => e.link.status)}::text[], ${column((e) => e.link.trace_context ?? null)}::text[],
         ${column((e) => iso(e.link.expira_em))}::timestamptz[], ${column((e) => iso(e.link.criado_em))}::timestamptz[],
         ${column((e) => iso(e.link.updated_at))}::timestamptz[], ${column((e) => e.key?.key ?? null)}::text[],
         ${column((e) => e.key?.fingerprint ?? null)}::bytea[], ${column((e) => e.key?.response_sealed ?? null)}::bytea[],
         ${column((e) => (e.key ? iso(e.key.created_at) : null))}::timestamptz[],
         ${column((e) => (e.key ? iso(e.key.cutoff) : null))}::timestamptz[]
       ) as i(id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
-             referencia_externa, return_url, status, expira_em, criado_em, updated_at, key, fingerprint, response_sealed,
+             referencia_externa, return_url, status, trace_context, expira_em, criado_em, updated_at, key, fingerprint, response_sealed,
              created_at, cutoff)
     ),
     claimed as (
@@ -138,9 +138,9 @@ async function insertLinksWithKeys(db: DB, entries: readonly LinkWithKey[]): Pro
       returning link_id
     )
     insert into links (id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
-                       referencia_externa, return_url, status, expira_em, criado_em, aberto_em, updated_at)
+                       referencia_externa, return_url, status, trace_context, expira_em, criado_em, aberto_em, updated_at)
     select id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, celular_sealed,
-           referencia_externa, return_url, status, expira_em, criado_em, null, updated_at
+           referencia_externa, return_url, status, trace_context, expira_em, criado_em, null, updated_at
     from input where key is null or id in (select link_id from claimed)
     returning id
   `.execute(db);

@@ -11,6 +11,7 @@ import { isValidCpf, maskCpf } from './cpf.ts';
 import { isValidCelular } from './celular.ts';
 import { findIdempotencyKey, findLinkView, insertLinkWithKey, type LinkView, type NewLink } from './links.repository.ts';
 import { toLinkResource, type LinkResource } from './link-resource.ts';
+import { currentTraceparent } from '../observability/tracing.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'bank'>;
 
@@ -105,6 +106,8 @@ export async function createLink(deps: Deps, input: CreateLinkInput): Promise<Cr
     criado_em: now,
     aberto_em: null,
     updated_at: now,
+    // Its journey, proposal and their webhooks continue the trace of this request.
+    trace_context: currentTraceparent(),
   };
   const claim =
     key === undefined

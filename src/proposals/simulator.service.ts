@@ -8,6 +8,7 @@ import { recordEvent } from '../events/outbox.ts';
 import { EVENT_FOR, transition, type SimulatableStatus } from './states.ts';
 import { lockProposalOfLink, setProposalStatus, toSnapshot } from './proposals.repository.ts';
 import { findLinkOfChannel } from '../links/links.repository.ts';
+import { inStoredTrace } from '../observability/tracing.ts';
 
 type Deps = Pick<Context, 'database' | 'clock' | 'config'>;
 
@@ -31,19 +32,23 @@ export async function simulateProposalStatus(
     const result = transition(proposal.status, to);
     if (result.kind === 'unchanged') return { status: proposal.status, alterado: false };
     if (result.kind === 'invalid') throw conflict('transicao_invalida', `Transição inválida: ${result.reason}`);
-    const now = deps.clock.now();
-    const updated = await setProposalStatus(tx, proposal.numero, to, now);
-    await recordEvent(
-      tx,
-      channelId,
-      proposalEvent({
-        tipo: EVENT_FOR[to],
-        at: now,
-        ambiente: link.ambiente,
-        link: { id: link.id, referenciaExterna: link.referencia_externa },
-        proposta: toSnapshot(updated),
-      }),
-    );
-    return { status: updated.status, alterado: true };
+    // The change is a span of the link's trace, like the journey that led to it.
+    const attributes = { 'consigna.link.id': link.id, 'consigna.proposta.status': to };
+    return inStoredTrace(link.trace_context, 'proposta status', attributes, async () => {
+      const now = deps.clock.now();
+      const updated = await setProposalStatus(tx, proposal.numero, to, now);
+      await recordEvent(
+        tx,
+        channelId,
+        proposalEvent({
+          tipo: EVENT_FOR[to],
+          at: now,
+          ambiente: link.ambiente,
+          link: { id: link.id, referenciaExterna: link.referencia_externa },
+          proposta: toSnapshot(updated),
+        }),
+      );
+      return { status: updated.status, alterado: true };
+    });
   });
 }

@@ -162,6 +162,8 @@ export async function resendDelivery(deps: Deps, channelId: string, id: string):
     tipo: claimed.tipo,
     attempt: 1,
     secrets: signingSecrets(deps.keys, claimed, now),
+    deliveryId: id,
+    channelId,
   });
   await recordResults(deps.database.db, [
     outcome({ id, leaseId, attempt: 1, channelId }, sent, deps.clock.now(), deps.config.retryDelaysSeconds),
@@ -190,6 +192,7 @@ export async function sendTestEvent(deps: Deps, channelId: string): Promise<Test
     tipo: event.tipo,
     attempt: 1,
     secrets: signingSecrets(deps.keys, webhook, now),
+    channelId,
   });
   return {
     entregue: sent.ok,

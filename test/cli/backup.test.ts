@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { killAll, startConsigna } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
-import { usingPostgres } from '../helpers/db.ts';
+import { describeOnEmbedded } from '../helpers/db.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { signedWith } from '../webhooks/support.ts';
 
@@ -61,7 +61,8 @@ async function token(url: string, clientId: string, clientSecret: string): Promi
   return `Bearer ${accessToken}`;
 }
 
-describe.skipIf(usingPostgres())('consigna backup and restore (embedded database, real processes)', () => {
+const EMBEDDED_ONLY = 'the backup exists for the embedded database only; PostgreSQL has its own tools (pg_dump, pg_restore)';
+describeOnEmbedded('consigna backup and restore (embedded database, real processes)', EMBEDDED_ONLY, () => {
   it('backs up a running service with pending deliveries; the restored one delivers them with the same secrets', async () => {
     const original = path.join(root, 'original');
     const env = { CONSIGNA_DATA_DIR: original, CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'true', CONSIGNA_RETRY_DELAYS: '2,2,2,2,2,2' };

@@ -109,4 +109,54 @@ describe('configuration', () => {
     expect(loadConfig({ CONSIGNA_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }, '/srv').trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(problemsOf({ CONSIGNA_TRUST_PROXY: 'maybe' })).toHaveLength(1);
   });
+
+  it('turns traces on only with an OTLP endpoint, from the standard OTEL_* variables', () => {
+    expect(loadConfig({}, '/srv').tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' }, '/srv').tracing).toEqual({
+      endpoint: 'http://otel:4318/v1/traces',
+      protocol: 'http/protobuf',
+      sampler: { name: 'parentbased_always_on', ratio: 1 },
+      serviceName: 'consigna',
+      batch: { scheduleDelayMs: 5000, maxQueueSize: 2048, maxExportBatchSize: 512, exportTimeoutMs: 30_000 },
+    });
+    const tuned = loadConfig(
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/custom',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.25',
+        OTEL_SERVICE_NAME: 'consigna-sp',
+        OTEL_BSP_MAX_QUEUE_SIZE: '100',
+      },
+      '/srv',
+    ).tracing;
+    expect(tuned).toMatchObject({
+      endpoint: 'https://traces.example/custom',
+      protocol: 'http/json',
+      sampler: { name: 'parentbased_traceidratio', ratio: 0.25 },
+      serviceName: 'consigna-sp',
+      batch: { maxQueueSize: 100, maxExportBatchSize: 100 },
+    });
+    // Off again, whatever the endpoint says.
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', OTEL_SDK_DISABLED: 'true' }, '/srv').tracing,
+    ).toBeUndefined();
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', OTEL_TRACES_EXPORTER: 'none' }, '/srv').tracing,
+    ).toBeUndefined();
+    // gRPC is not offered; a wrong value is a clear problem, and the endpoint is never echoed.
+    const problems = problemsOf({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://user:s3cr3t@otel:4317',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_TRACES_SAMPLER_ARG: '1.5',
+    });
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL: expected one of http\/protobuf, http\/json/);
+    expect(problems.join('\n')).not.toContain('s3cr3t');
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' })).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT: expected a http: or https: URL',
+    ]);
+  });
 });

@@ -50,3 +50,17 @@ export function describeOnPostgres(title: string, body: () => void): void {
   console.info(`[skipped: needs PostgreSQL] ${title}: run with DATABASE_URL=postgres://… to include it (CI does).`);
   describe.skip(title, body);
 }
+
+/**
+ * `describe` for tests of what only the embedded database has (its backup and restore:
+ * PostgreSQL has its own tools). With DATABASE_URL set they are skipped with one visible
+ * line saying what they need and why.
+ */
+export function describeOnEmbedded(title: string, why: string, body: () => void): void {
+  if (!usingPostgres()) {
+    describe(title, body);
+    return;
+  }
+  console.info(`[skipped: needs the embedded database] ${title}: ${why}; run without DATABASE_URL to include it (CI does).`);
+  describe.skip(title, body);
+}

@@ -226,6 +226,17 @@ describe('hostile input at the HTTP surface', () => {
       });
       expect(data.status).toBe(422);
       expect(data.body).toContain('E-mail inválido');
+      // The same rule for a Pix key given as an e-mail: a control or bidi character is refused.
+      for (const chavePix of ['maria\u202e@exemplo.com', 'maria\u0000@exemplo.com', 'ma\u0085ria@exemplo.com']) {
+        const pix = await journey.post('dados', {
+          nome: 'Maria da Silva',
+          dataNascimento: '1990-05-10',
+          email: 'maria@exemplo.com',
+          chavePix,
+        });
+        expect(pix.status, JSON.stringify(chavePix)).toBe(422);
+        expect(pix.body).toContain('Chave Pix inválida');
+      }
     });
 
     it('refuses a JSON body nested deeper than 64 levels', async () => {

@@ -61,7 +61,7 @@ async function newChannel() {
 }
 
 /** listen in this process, stopped after the file; `fetch` may be wrapped. */
-async function listening(consigna: Consigna, forwardTo: string, extra: { fetch?: typeof fetch } = {}) {
+async function listening(consigna: Consigna, forwardTo: string, extra: { fetch?: typeof fetch; idleTimeoutMs?: number } = {}) {
   const controller = new AbortController();
   const forwards: ForwardResult[] = [];
   const statuses: string[] = [];
@@ -175,6 +175,48 @@ describe('listen', () => {
     ).toEqual((await payloadsOf(linkId)).toSorted());
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(local.arrivals).toHaveLength(3);
+  });
+
+  it('counts a stream that goes silent as lost, reconnects, and forwards what it missed', async () => {
+    const consigna = await newChannel();
+    const local = await localReceiver();
+    stops.push(local.close);
+    // The first stream connection dies without a FIN (a laptop changed networks): from
+    // `silenced` on, nothing more comes through it and it never ends.
+    let silenced = false;
+    let connections = 0;
+    const dying: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input).endsWith('/eventos/fluxo') || ++connections > 1) return response;
+      const reader = response.body!.getReader();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          init?.signal?.addEventListener('abort', () => controller.error(init.signal!.reason), { once: true });
+        },
+        async pull(controller) {
+          const { value, done } = await reader.read();
+          if (done) controller.close();
+          else if (!silenced) controller.enqueue(value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const l = await listening(consigna, local.url, { fetch: dying, idleTimeoutMs: 600 });
+    await consigna.sendTestEvent();
+    await waitFor(() => local.arrivals.length === 1, { what: 'the first event' });
+
+    silenced = true;
+    const linkId = await proposalEvents(consigna);
+    await waitFor(() => l.statuses.some((s) => s.includes('nada recebido do serviço em 1 s')), { what: 'the silence noticed' });
+    await waitFor(() => local.arrivals.length >= 3, { timeoutMs: 10_000, what: 'the events sent into the silence' });
+    expect(connections).toBe(2);
+    expect(
+      local.arrivals
+        .slice(1)
+        .map((a) => a.body.toString())
+        .toSorted(),
+    ).toEqual((await payloadsOf(linkId)).toSorted());
   });
 
   it('replaces another registered URL only when confirmed', async () => {

@@ -41,6 +41,12 @@ export interface ListenOptions {
   rotateSecret?: boolean;
   /** Timeout of each forward, in ms (default 10 000). */
   forwardTimeoutMs?: number;
+  /**
+   * The stream counts as lost after this long with no byte from the service (default
+   * 45 000 ms: three of its 15 s pings). A connection that dies silently (a laptop's
+   * network changed, a NAT forgot it) sends no FIN: without this it would wait forever.
+   */
+  idleTimeoutMs?: number;
   /** Stops listening. */
   signal?: AbortSignal;
   /** fetch for the stream and the forwards (default: the global fetch). */
@@ -104,16 +110,25 @@ async function follow(options: ListenOptions, inbox: Inbox): Promise<void> {
   let lastId: string | undefined;
   let retryMs = 2000;
   let lost = false;
+  const idleMs = options.idleTimeoutMs ?? 45_000;
   while (!options.signal?.aborted) {
+    const connection = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, connection.signal]) : connection.signal;
+    let idle: NodeJS.Timeout | undefined;
+    const stillAlive = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => connection.abort(new Error(`nada recebido do serviço em ${Math.round(idleMs / 1000)} s`)), idleMs);
+    };
     try {
+      stillAlive();
       const response = await fetchImpl(streamUrl, {
         headers: { accept: 'text/event-stream', ...(lastId !== undefined ? { 'last-event-id': lastId } : {}) },
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal,
       });
       if (!response.ok || !response.body) throw new Error(`o serviço respondeu ${response.status}`);
       status(lost ? 'reconectado: recebendo eventos de novo' : `recebendo eventos; encaminhando para ${options.forwardTo}`);
       lost = false;
-      for await (const message of serverSentEvents(response.body)) {
+      for await (const message of serverSentEvents(watched(response.body, stillAlive))) {
         if (message.retry !== undefined) retryMs = message.retry;
         if (message.id !== undefined) lastId = message.id;
         if (message.event === 'evento') {
@@ -124,9 +139,13 @@ async function follow(options: ListenOptions, inbox: Inbox): Promise<void> {
       throw new Error('o serviço encerrou a conexão');
     } catch (error) {
       if (options.signal?.aborted) return;
-      if (!lost) status(`conexão com o serviço perdida (${describe(error)}); reconectando…`);
+      const reason = connection.signal.aborted ? (connection.signal.reason as Error) : error;
+      if (!lost) status(`conexão com o serviço perdida (${describe(reason)}); reconectando…`);
       lost = true;
+      connection.abort();
       await sleep(retryMs, options.signal);
+    } finally {
+      clearTimeout(idle);
     }
   }
 }
@@ -174,8 +193,16 @@ interface Message {
   retry?: number;
 }
 
+/** The body's chunks, calling `onChunk` as each arrives (the idle watchdog). */
+async function* watched(body: ReadableStream<Uint8Array>, onChunk: () => void): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    onChunk();
+    yield chunk;
+  }
+}
+
 /** The messages of a text/event-stream body (WHATWG HTML, "Server-sent events"). */
-export async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Message> {
+export async function* serverSentEvents(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncGenerator<Message> {
   const decoder = new TextDecoder();
   let buffer = '';
   let message: Message = { event: 'message', data: '' };

@@ -37,6 +37,8 @@ export interface ClaimedDelivery {
   previousValidUntil: Date | null;
   /** When the event happened (epoch ms): event-to-delivery latency is measured from it. */
   eventAt: number;
+  /** The traceparent of the change that recorded the event (tracing on): the attempt continues it. */
+  traceContext: string | null;
 }
 
 /**
@@ -44,8 +46,8 @@ export interface ClaimedDelivery {
  * side without waiting on each other. The claim moves next_attempt_at to the end of
  * the lease, so a worker that dies leaves rows that become due again by themselves.
  * The attempt number stops at MAX_ATTEMPTS: a takeover after a crash during the
- * seventh attempt repeats attempt 7 (the spec numbers attempts 1 to 7, and a crash
- * of ours must not cost the channel an attempt nor leave the delivery unsent).
+ * seventh attempt repeats attempt 7 (docs/rules.md §5.11: seven attempts in all, and a
+ * crash of ours must not cost the channel an attempt nor leave the delivery unsent).
  *
  * Fair between channels, in the same statement:
  * - Every channel with due rows gets an equal share of the batch (at least one row,
@@ -177,6 +179,7 @@ async function claimStatement(
     previous_secret_sealed: string | null;
     previous_valid_until: Date | null;
     criado_em_ms: number;
+    trace_context: string | null;
   }>`
     with ${recording}limits as (
       select * from unnest(${[...limits.keys()]}::uuid[], ${[...limits.values()]}::int[]) as l(channel_id, n)
@@ -228,7 +231,7 @@ async function claimStatement(
       where d.id = any (array(select id from turns)) and e.id = d.event_id and w.channel_id = d.channel_id
       returning d.id, d.channel_id, d.tentativas, d.event_id, d.tipo, e.payload, w.url,
         encode(w.secret_sealed, 'hex') as secret_sealed, encode(w.previous_secret_sealed, 'hex') as previous_secret_sealed,
-        w.previous_valid_until, (extract(epoch from e.ocorrido_em) * 1000)::float8 as criado_em_ms
+        w.previous_valid_until, (extract(epoch from e.ocorrido_em) * 1000)::float8 as criado_em_ms, e.trace_context
     ),
     left_over as (
       select array_agg(channel_id) filter (where contained) as held,
@@ -255,6 +258,7 @@ async function claimStatement(
         previousSecretSealed: r.previous_secret_sealed,
         previousValidUntil: r.previous_valid_until,
         eventAt: r.criado_em_ms,
+        traceContext: r.trace_context,
       })),
   };
 }

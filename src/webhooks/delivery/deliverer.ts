@@ -8,6 +8,14 @@ import type { Clock } from '../../clock.ts';
 import type { Outbound, OutboundResult } from '../outbound.ts';
 import { signatureHeader, standardSignatureHeader } from '../signature.ts';
 import { inboxTokenOf } from '../inbox-address.ts';
+import {
+  activeTracer,
+  inStoredTrace,
+  SpanKind,
+  SpanStatusCode,
+  type Attributes,
+  type Span,
+} from '../../observability/tracing.ts';
 
 export interface OutgoingEvent {
   url: string;
@@ -18,6 +26,10 @@ export interface OutgoingEvent {
   attempt: number;
   /** Current first, then the previous during its window. */
   secrets: string[];
+  /** For the attempt's span (tracing on): the delivery, and the trace of the change that recorded the event. */
+  deliveryId?: string;
+  channelId?: string;
+  traceContext?: string | null;
 }
 
 /** The test inbox, seen from the delivery side: answers with the status it is set to. */
@@ -51,29 +63,66 @@ export function createDeliverer(options: {
     }
     return url;
   };
-  return {
-    async send(event) {
-      const timestamp = Math.floor(options.clock.now().getTime() / 1000);
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-        'x-service-signature': signatureHeader(event.secrets, timestamp, event.body),
-        'x-service-event-id': event.eventId,
-        'x-service-event-type': event.tipo,
-        'x-service-delivery-attempt': String(event.attempt),
-        'webhook-id': event.eventId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': standardSignatureHeader(event.secrets, event.eventId, timestamp, event.body),
-      };
-      const inboxToken = options.inbox ? inboxTokenOf(event.url, options.publicBaseUrl) : undefined;
-      if (inboxToken === undefined || !options.inbox) {
-        return options.outbound.post(parse(event.url), event.body, headers);
-      }
-      const started = performance.now();
-      const status = (await options.inbox.receive(inboxToken, headers, event.body)) ?? 404;
-      const latencyMs = Math.round(performance.now() - started);
-      const ok = status >= 200 && status < 300;
-      return ok ? { ok, status, latencyMs } : { ok, status, latencyMs, error: `HTTP ${status}` };
-    },
+  const send = async (event: OutgoingEvent): Promise<OutboundResult> => {
+    const timestamp = Math.floor(options.clock.now().getTime() / 1000);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-service-signature': signatureHeader(event.secrets, timestamp, event.body),
+      'x-service-event-id': event.eventId,
+      'x-service-event-type': event.tipo,
+      'x-service-delivery-attempt': String(event.attempt),
+      'webhook-id': event.eventId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': standardSignatureHeader(event.secrets, event.eventId, timestamp, event.body),
+    };
+    const inboxToken = options.inbox ? inboxTokenOf(event.url, options.publicBaseUrl) : undefined;
+    if (inboxToken === undefined || !options.inbox) {
+      return options.outbound.post(parse(event.url), event.body, headers);
+    }
+    const started = performance.now();
+    const status = (await options.inbox.receive(inboxToken, headers, event.body)) ?? 404;
+    const latencyMs = Math.round(performance.now() - started);
+    const ok = status >= 200 && status < 300;
+    return ok ? { ok, status, latencyMs } : { ok, status, latencyMs, error: `HTTP ${status}` };
   };
+  return {
+    // Every attempt is a span (tracing on), in the trace of the change that caused the
+    // event when it has one (the worker's attempts), or in the current one.
+    send: (event) =>
+      activeTracer() === undefined
+        ? send(event)
+        : inStoredTrace(
+            event.traceContext,
+            `webhook ${event.tipo}`,
+            attemptAttributes(event),
+            async (span) => {
+              const answer = await send(event);
+              if (span) traceAnswer(span, answer);
+              return answer;
+            },
+            SpanKind.CLIENT,
+          ),
+  };
+}
+
+// What an attempt's span says: ids, type, attempt and the answer's status. Never the URL,
+// a header, the body or the answer's body.
+function attemptAttributes(event: OutgoingEvent): Attributes {
+  return {
+    'http.request.method': 'POST',
+    'http.request.resend_count': event.attempt - 1,
+    'consigna.delivery.attempt': event.attempt,
+    'consigna.event.id': event.eventId,
+    'consigna.event.type': event.tipo,
+    ...(event.deliveryId ? { 'consigna.delivery.id': event.deliveryId } : {}),
+    ...(event.channelId ? { 'consigna.channel.id': event.channelId } : {}),
+  };
+}
+
+function traceAnswer(span: Span, answer: OutboundResult): void {
+  if (answer.status !== undefined) span.setAttribute('http.response.status_code', answer.status);
+  if (answer.ok) return;
+  span.setAttribute('error.type', answer.status !== undefined ? String(answer.status) : 'sem_resposta');
+  span.setStatus({ code: SpanStatusCode.ERROR });
 }

@@ -384,6 +384,9 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
         tipo: claimed.tipo,
         attempt: claimed.attempt,
         secrets,
+        deliveryId: claimed.id,
+        channelId: claimed.channelId,
+        traceContext: claimed.traceContext,
       });
       const result = outcome(claimed, sent, deps.clock.now(), deps.config.retryDelaysSeconds);
       hooks.onAttempt?.(claimed, result);
@@ -457,9 +460,20 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
 
   // ---- the workers alive, for the shares of each channel's cap --------------------
   const workerId = uuidv7(Date.now());
+  let warnedCap = false;
   const beat = async () => {
     try {
-      slots.workersAlive(await heartbeat(deps.database.db, workerId, deps.clock.now()));
+      const alive = await heartbeat(deps.database.db, workerId, deps.clock.now());
+      slots.workersAlive(alive);
+      // Each worker keeps at least one attempt per channel: with more workers than the
+      // cap, a channel can get up to one request per worker at once (README, "Per-channel cap").
+      if (alive > deps.config.worker.maxInFlightPerChannel && !warnedCap) {
+        warnedCap = true;
+        log.warn(
+          { workers: alive, cap: deps.config.worker.maxInFlightPerChannel },
+          'more delivery workers than CONSIGNA_WORKER_MAX_IN_FLIGHT_PER_CHANNEL: a channel may get one request at once per worker',
+        );
+      }
     } catch (error) {
       log.warn({ err: { message: (error as Error).message } }, 'worker heartbeat failed');
     }

@@ -1,0 +1,85 @@
+// A server span per HTTP request, when tracing is on (src/observability/tracing.ts),
+// named after the route's pattern ("POST /v1/links", "GET /c/:token"): the raw URL is
+// never recorded, since a link's or an inbox's URL carries its token. A caller's
+// `traceparent` header is continued, as OpenTelemetry's own HTTP instrumentation does.
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import {
+  context,
+  trace,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  type Context as OtelContext,
+  type Tracer,
+} from '@opentelemetry/api';
+import { parseTraceparent } from '../observability/tracing.ts';
+
+type Done = HookHandlerDoneFunction;
+
+/** The hooks to add to the server, the onRequest one before any other. */
+export function requestTracingHooks(tracer: Tracer): {
+  onRequest: (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
+  preHandler: (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
+  onResponse: (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
+  onRequestAbort: (request: FastifyRequest, done: Done) => void;
+} {
+  // Each request's context (its span in it), from onRequest to onResponse.
+  const spans = new WeakMap<FastifyRequest, OtelContext>();
+
+  const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
+    const route = request.routeOptions.url;
+    const header = request.headers.traceparent;
+    const remote = parseTraceparent(typeof header === 'string' ? header : undefined);
+    const parent = remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT;
+    const span = tracer.startSpan(
+      route ? `${request.method} ${route}` : request.method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': request.method,
+          ...(route ? { 'http.route': route } : {}),
+          'consigna.request.id': request.id,
+        },
+      },
+      parent,
+    );
+    const active = trace.setSpan(parent, span);
+    spans.set(request, active);
+    context.with(active, done);
+  };
+  // The body arrives in later events of the socket, outside the context onRequest set:
+  // the handler (called synchronously from the last preHandler) gets it back here.
+  // Cheaper than binding the request stream's every listener.
+  const preHandler = (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
+    const active = spans.get(request);
+    if (active) context.with(active, done);
+    else done();
+  };
+
+  const end = (request: FastifyRequest, status: number | undefined, aborted: boolean) => {
+    const active = spans.get(request);
+    const span = active && trace.getSpan(active);
+    if (!span) return;
+    spans.delete(request);
+    if (status !== undefined) span.setAttribute('http.response.status_code', status);
+    if (request.channel) span.setAttribute('consigna.channel.id', request.channel.id);
+    if (aborted) span.setAttribute('error.type', 'aborted');
+    if (aborted || (status !== undefined && status >= 500)) {
+      if (!aborted) span.setAttribute('error.type', String(status));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+  };
+  return {
+    onRequest,
+    preHandler,
+    onResponse(request, reply, done) {
+      end(request, reply.statusCode, false);
+      done();
+    },
+    onRequestAbort(request, done) {
+      end(request, undefined, true);
+      done();
+    },
+  };
+}

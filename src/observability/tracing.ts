@@ -1,0 +1,163 @@
+// OpenTelemetry traces (README "Traces"). With no OTLP endpoint configured nothing of the
+// SDK is loaded and every helper here returns at its first line: tracing off costs a
+// null check. With one, spans go out in batches from a background processor.
+//
+// What a span may carry is decided here and in the three places that make spans (HTTP
+// requests, database statements, delivery attempts): route patterns, statement summaries,
+// ids, types, counts and status codes. Never a URL (a link's or an inbox's carries its
+// token), a header, a body, a query parameter, a client address or an error message
+// (a database error can quote the value that broke it). test/observability/tracing.test.ts
+// looks for every secret and personal datum of a whole journey in everything exported.
+import {
+  context,
+  trace,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  type Attributes,
+  type Span,
+  type SpanContext,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { TracingConfig } from '../config/config.ts';
+
+export { SpanKind, SpanStatusCode, type Attributes, type Span, type Tracer };
+
+let active: Tracer | undefined;
+
+/** The process's tracer while tracing runs; undefined when it is off. */
+export function activeTracer(): Tracer | undefined {
+  return active;
+}
+
+/**
+ * Starts exporting (once per process: OpenTelemetry's provider and context manager are
+ * process-wide). Answers the function that flushes what is queued and stops.
+ */
+export async function startTracing(config: TracingConfig, attributes: Attributes): Promise<() => Promise<void>> {
+  if (active) return async () => {};
+  const [sdk, { AsyncLocalStorageContextManager }, resources, { OTLPTraceExporter }] = await Promise.all([
+    import('@opentelemetry/sdk-trace'),
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/resources'),
+    config.protocol === 'http/json'
+      ? import('@opentelemetry/exporter-trace-otlp-http')
+      : import('@opentelemetry/exporter-trace-otlp-proto'),
+  ]);
+  const ratio = new sdk.TraceIdRatioBasedSampler(config.sampler.ratio);
+  const root = {
+    always_on: new sdk.AlwaysOnSampler(),
+    always_off: new sdk.AlwaysOffSampler(),
+    traceidratio: ratio,
+  };
+  const sampler = config.sampler.name.startsWith('parentbased_')
+    ? new sdk.ParentBasedSampler({ root: root[config.sampler.name.slice('parentbased_'.length) as keyof typeof root] })
+    : root[config.sampler.name as keyof typeof root];
+  const resource = resources
+    .resourceFromAttributes({ 'service.name': config.serviceName, ...attributes })
+    // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, as every OpenTelemetry SDK reads them.
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const provider = new sdk.TracerProvider({
+    resource,
+    sampler,
+    spanProcessors: [
+      new sdk.BatchSpanProcessor({
+        exporter: new OTLPTraceExporter({ url: config.endpoint }),
+        scheduledDelayMillis: config.batch.scheduleDelayMs,
+        maxQueueSize: config.batch.maxQueueSize,
+        maxExportBatchSize: config.batch.maxExportBatchSize,
+        exportTimeoutMillis: config.batch.exportTimeoutMs,
+      }),
+    ],
+  });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  trace.setGlobalTracerProvider(provider);
+  active = provider.getTracer('consigna');
+  return async () => {
+    active = undefined;
+    await provider.shutdown().catch(() => {});
+    trace.disable();
+    context.disable();
+  };
+}
+
+/**
+ * The current span as a W3C `traceparent`, for a row whose later work belongs to this
+ * trace: a link (its journey and proposal), an event (its delivery attempts, in
+ * whichever worker process). null when tracing is off or no span is current.
+ */
+export function currentTraceparent(): string | null {
+  if (!active) return null;
+  const span = trace.getSpan(context.active());
+  if (!span) return null;
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return `00-${traceId}-${spanId}-0${(traceFlags & TraceFlags.SAMPLED).toString(16)}`;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** A `traceparent` value (stored by us, or a client's header) as a remote span context. */
+export function parseTraceparent(value: string | null | undefined): SpanContext | undefined {
+  const match = value ? TRACEPARENT.exec(value) : null;
+  if (!match || /^0+$/.test(match[1]!) || /^0+$/.test(match[2]!)) return undefined;
+  return { traceId: match[1]!, spanId: match[2]!, traceFlags: parseInt(match[3]!, 16) & TraceFlags.SAMPLED, isRemote: true };
+}
+
+/**
+ * Runs `work` in a span that continues the trace stored with a row (`stored`, from
+ * currentTraceparent), so that a link's creation, its journey's steps, its proposal's
+ * changes and the attempts to deliver their events make one trace whatever process and
+ * request runs each. The span also links to the span current here (the HTTP request
+ * that carried the step). Without a stored context the span continues the current one.
+ */
+export function inStoredTrace<T>(
+  stored: string | null | undefined,
+  name: string,
+  attributes: Attributes,
+  work: (span: Span | undefined) => Promise<T>,
+  kind: SpanKind = SpanKind.INTERNAL,
+): Promise<T> {
+  const tracer = active;
+  if (!tracer) return work(undefined);
+  const parent = parseTraceparent(stored);
+  const current = trace.getSpan(context.active());
+  const parentContext = parent ? trace.setSpanContext(ROOT_CONTEXT, parent) : context.active();
+  const links = parent && current ? [{ context: current.spanContext() }] : [];
+  return tracer.startActiveSpan(name, { kind, attributes, links }, parentContext, (span) => finishing(span, work));
+}
+
+/** Runs `work` in a child span of the current one (a call to the bank, for example). */
+export function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span | undefined) => Promise<T>,
+  kind: SpanKind = SpanKind.INTERNAL,
+): Promise<T> {
+  const tracer = active;
+  if (!tracer) return work(undefined);
+  return tracer.startActiveSpan(name, { kind, attributes }, (span) => finishing(span, work));
+}
+
+async function finishing<T>(span: Span, work: (span: Span) => Promise<T>): Promise<T> {
+  try {
+    return await work(span);
+  } catch (error) {
+    markFailed(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * A failed span says what kind of failure (our error code, or the error's class), never
+ * the message: a database error's message can quote a parameter value.
+ */
+export function markFailed(span: Span, error: unknown): void {
+  const code = (error as { code?: unknown } | null)?.code;
+  const type = typeof code === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(code) ? code : ((error as Error)?.name ?? 'Error');
+  span.setAttribute('error.type', type);
+  span.setStatus({ code: SpanStatusCode.ERROR });
+}
