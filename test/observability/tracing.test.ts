@@ -252,9 +252,11 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
   it('gives database statements spans named after the statement, with no SQL text and no values', () => {
     const statements = collector.spans.filter((s) => s.attrs['db.system.name'] === 'postgresql');
     const names = new Set(statements.map((s) => s.name));
-    for (const name of ['insert links', 'select links', 'insert events', 'update deliveries', 'update proposals']) {
+    for (const name of ['insert links', 'select links', 'insert events', 'insert deliveries', 'update proposals']) {
       expect(names, name).toContain(name);
     }
+    // Only within a trace: the worker's claims and the sweeper's rounds make no trace of their own.
+    for (const s of statements) expect(s.parentSpanId, s.name).toBeTruthy();
     const allowed = ['db.system.name', 'db.query.summary', 'db.response.returned_rows', 'db.response.status_code', 'error.type'];
     for (const s of statements) {
       for (const key of Object.keys(s.attrs)) expect(allowed, `${s.name}: ${key}`).toContain(key);
