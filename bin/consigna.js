@@ -30,12 +30,16 @@ if (major < 22 || (major === 22 && minor < 18)) {
 // took 604 MB of compiler memory for 666 ms, a second or two after start: the start-up
 // peak of an embedded `serve` was 781 MiB on an existing data folder, 1,111 MiB on a fresh
 // one (initdb); with --liftoff-only, 229 and 609 MiB. The cost is the database's speed
-// (README "Operating it" has the bench figures). PostgreSQL mode loads no WebAssembly.
+// (bench/README.md "Embedded memory" has the figures). PostgreSQL mode loads no
+// WebAssembly. Nor does the embedded mode take the initial old space: initdb, on a fresh
+// data folder, then peaked at 610 MiB instead of 577, and in two A/B pairs of the embedded
+// bench it bought nothing (POST /v1/links 685 and 772 req/s with it, 806 and 801 without):
+// there the database, not V8's collections, bounds the speed.
 const tuned = process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'));
 const embedded = !process.env.DATABASE_URL?.trim();
 const flags =
   process.env.CONSIGNA_NODE_FLAGS?.trim() ||
-  `--max-semi-space-size=16 --max-old-space-size=160 --initial-old-space-size=120${embedded ? ' --liftoff-only' : ''}`;
+  `--max-semi-space-size=16 --max-old-space-size=160 ${embedded ? '--liftoff-only' : '--initial-old-space-size=120'}`;
 if (!tuned && flags !== 'none' && typeof process.execve === 'function') {
   process.execve(
     process.execPath,
