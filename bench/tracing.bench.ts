@@ -23,16 +23,13 @@ import http from 'node:http';
 import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { deriveKeys } from '../src/crypto/keys.ts';
 import { systemClock } from '../src/clock.ts';
-import { uuidv7 } from '../src/crypto/random.ts';
 import type { Config } from '../src/config/config.ts';
 import { createChannel } from '../src/channels/channels.service.ts';
 import { registerWebhook } from '../src/webhooks/webhooks.service.ts';
-import { DELIVERIES_CHANNEL } from '../src/events/outbox.ts';
 import { cases as linkCases } from './links.bench.ts';
 import { onCleanup } from './lib/cleanup.ts';
 import { createContext } from './lib/context.ts';
@@ -50,6 +47,7 @@ import {
 } from './lib/process.ts';
 import type { BenchCase, BenchChannel, BenchSuite, SuiteContext, SuitePart, SuiteRow } from './lib/types.ts';
 import { benchEvents, type BenchEvent } from './lib/webhooks/bodies.ts';
+import { enqueueEvents } from './lib/webhooks/enqueue.ts';
 import { resetReceiver, waitForCount } from './lib/webhooks/receiver-client.ts';
 
 const LIB = path.join(import.meta.dirname, 'lib', 'webhooks');
@@ -507,29 +505,9 @@ async function startWorker(
   return { mode, dbName: benchDb.name, database, channelId: channel.canalId, secret, process: worker };
 }
 
-/** The queued events as the outbox writes them (event row, PENDENTE delivery, one NOTIFY), as webhook-throughput queues them. */
-async function enqueue(worker: Worker, events: BenchEvent[]): Promise<void> {
-  const { database, channelId } = worker;
-  const at = new Date();
-  await database.db.transaction().execute(async (tx) => {
-    for (let i = 0; i < events.length; i += 5_000) {
-      const chunk = events.slice(i, i + 5_000);
-      await sql`
-        with ev as (
-          insert into events (id, channel_id, link_id, tipo, payload, ocorrido_em)
-          select id, ${channelId}, null, tipo, payload, ${at}
-          from unnest(${chunk.map((e) => e.id)}::uuid[], ${chunk.map((e) => e.tipo)}::text[], ${chunk.map((e) => e.body)}::text[])
-            as t(id, tipo, payload)
-          returning id, tipo
-        )
-        insert into deliveries (id, event_id, channel_id, tipo, status, tentativas, next_attempt_at, criado_em)
-        select d.id, ev.id, ${channelId}, ev.tipo, 'PENDENTE', 0, ${at}, ${at}
-        from ev join unnest(${chunk.map((e) => e.id)}::uuid[], ${chunk.map(() => uuidv7(at.getTime()))}::uuid[]) as d(event_id, id)
-          on d.event_id = ev.id
-      `.execute(tx);
-    }
-    await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(tx);
-  });
+/** As the outbox writes them (lib/webhooks/enqueue.ts). */
+function enqueue(worker: Worker, events: BenchEvent[]): Promise<void> {
+  return enqueueEvents(worker.database, worker.channelId, events);
 }
 
 async function deliveryPart(ctx: SuiteContext, sink: OtlpSink) {

@@ -30,13 +30,13 @@ import { createChannel } from '../src/channels/channels.service.ts';
 import { registerWebhook } from '../src/webhooks/webhooks.service.ts';
 import { simulateProposalStatus } from '../src/proposals/simulator.service.ts';
 import { EVENT_FOR, type SimulatableStatus } from '../src/proposals/states.ts';
-import { DELIVERIES_CHANNEL } from '../src/events/outbox.ts';
 import { claimDue, outcome, recordResults } from '../src/webhooks/delivery/attempts.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
 import { channelWithWebhook } from './lib/channel.ts';
 import { BenchError, freePort, sleep, startService, withoutServiceSettings, type ChildService } from './lib/process.ts';
 import type { BenchSuite, SuiteContext, SuitePart, SuiteRow } from './lib/types.ts';
 import { benchEvents, type BenchEvent } from './lib/webhooks/bodies.ts';
+import { enqueueEvents } from './lib/webhooks/enqueue.ts';
 import { GRAPHILE_DOCUMENTED, type GraphileSettings } from './lib/webhooks/graphile-runner.ts';
 import { receiverArrivals, resetReceiver, waitForCount, type ReceiverCount } from './lib/webhooks/receiver-client.ts';
 
@@ -602,29 +602,9 @@ function cpuMeter(pid: number): () => number | undefined {
   };
 }
 
-/** The queued events as the outbox writes them: event row, PENDENTE delivery, one NOTIFY; one transaction. */
-async function enqueueConsigna(engines: Engines, events: BenchEvent[]): Promise<void> {
-  const { database, channelId } = engines.consigna;
-  const at = new Date();
-  await database.db.transaction().execute(async (tx) => {
-    for (let i = 0; i < events.length; i += 5_000) {
-      const chunk = events.slice(i, i + 5_000);
-      await sql`
-        with ev as (
-          insert into events (id, channel_id, link_id, tipo, payload, ocorrido_em)
-          select id, ${channelId}, null, tipo, payload, ${at}
-          from unnest(${chunk.map((e) => e.id)}::uuid[], ${chunk.map((e) => e.tipo)}::text[], ${chunk.map((e) => e.body)}::text[])
-            as t(id, tipo, payload)
-          returning id, tipo
-        )
-        insert into deliveries (id, event_id, channel_id, tipo, status, tentativas, next_attempt_at, criado_em)
-        select d.id, ev.id, ${channelId}, ev.tipo, 'PENDENTE', 0, ${at}, ${at}
-        from ev join unnest(${chunk.map((e) => e.id)}::uuid[], ${chunk.map(() => uuidv7(at.getTime()))}::uuid[]) as d(event_id, id)
-          on d.event_id = ev.id
-      `.execute(tx);
-    }
-    await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(tx);
-  });
+/** As the outbox writes them (lib/webhooks/enqueue.ts). */
+function enqueueConsigna(engines: Engines, events: BenchEvent[]): Promise<void> {
+  return enqueueEvents(engines.consigna.database, engines.consigna.channelId, events);
 }
 
 async function enqueueGraphile(engines: Engines, events: BenchEvent[]): Promise<void> {

@@ -135,9 +135,7 @@ export function inSpan<T>(
   work: (span: Span | undefined) => Promise<T>,
   kind: SpanKind = SpanKind.INTERNAL,
 ): Promise<T> {
-  const tracer = active;
-  if (!tracer) return work(undefined);
-  return tracer.startActiveSpan(name, { kind, attributes }, (span) => finishing(span, work));
+  return inStoredTrace(null, name, attributes, work, kind);
 }
 
 async function finishing<T>(span: Span, work: (span: Span) => Promise<T>): Promise<T> {
