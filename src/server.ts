@@ -127,12 +127,16 @@ export async function startRoles(
   const stoppers: Array<() => Promise<void>> = [];
   // Before anything that makes spans; flushed after everything else has stopped.
   const stopTracing = ctx.config.tracing
-    ? await startTracing(ctx.config.tracing, {
-        'deployment.environment.name': ctx.config.ambiente.toLowerCase(),
-        'service.instance.id': randomUUID(),
-        'process.pid': process.pid,
-        'consigna.roles': (['api', 'worker', 'sweeper'] as const).filter((role) => roles[role]).join(','),
-      })
+    ? await startTracing(
+        ctx.config.tracing,
+        {
+          'deployment.environment.name': ctx.config.ambiente.toLowerCase(),
+          'service.instance.id': randomUUID(),
+          'process.pid': process.pid,
+          'consigna.roles': (['api', 'worker', 'sweeper'] as const).filter((role) => roles[role]).join(','),
+        },
+        (dropped) => ctx.log.warn({ dropped }, 'trace spans dropped: more waiting for export than OTEL_BSP_MAX_QUEUE_SIZE'),
+      )
     : undefined;
   // The embedded database can only be read by this process: `consigna backup` asks it.
   if (ctx.embeddedDataDir && roles.listen !== false) stoppers.push(await serveControlSocket(ctx.embeddedDataDir, ctx.database));

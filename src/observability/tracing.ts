@@ -35,15 +35,17 @@ export function activeTracer(): Tracer | undefined {
  * Starts exporting (once per process: OpenTelemetry's provider and context manager are
  * process-wide). Answers the function that flushes what is queued and stops.
  */
-export async function startTracing(config: TracingConfig, attributes: Attributes): Promise<() => Promise<void>> {
+export async function startTracing(
+  config: TracingConfig,
+  attributes: Attributes,
+  onDropped: (dropped: number) => void = () => {},
+): Promise<() => Promise<void>> {
   if (active) return async () => {};
-  const [sdk, { AsyncLocalStorageContextManager }, resources, { OTLPTraceExporter }] = await Promise.all([
+  const [sdk, { AsyncLocalStorageContextManager }, resources, spanProcessor] = await Promise.all([
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/resources'),
-    config.protocol === 'http/json'
-      ? import('@opentelemetry/exporter-trace-otlp-http')
-      : import('@opentelemetry/exporter-trace-otlp-proto'),
+    config.protocol === 'http/json' ? jsonProcessor(config) : protobufProcessor(config, onDropped),
   ]);
   const ratio = new sdk.TraceIdRatioBasedSampler(config.sampler.ratio);
   const root = {
@@ -58,19 +60,7 @@ export async function startTracing(config: TracingConfig, attributes: Attributes
     .resourceFromAttributes({ 'service.name': config.serviceName, ...attributes })
     // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, as every OpenTelemetry SDK reads them.
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
-  const provider = new sdk.TracerProvider({
-    resource,
-    sampler,
-    spanProcessors: [
-      new sdk.BatchSpanProcessor({
-        exporter: new OTLPTraceExporter({ url: config.endpoint }),
-        scheduledDelayMillis: config.batch.scheduleDelayMs,
-        maxQueueSize: config.batch.maxQueueSize,
-        maxExportBatchSize: config.batch.maxExportBatchSize,
-        exportTimeoutMillis: config.batch.exportTimeoutMs,
-      }),
-    ],
-  });
+  const provider = new sdk.TracerProvider({ resource, sampler, spanProcessors: [spanProcessor] });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   trace.setGlobalTracerProvider(provider);
@@ -81,6 +71,69 @@ export async function startTracing(config: TracingConfig, attributes: Attributes
     trace.disable();
     context.disable();
   };
+}
+
+/**
+ * OTLP/protobuf, the default: spans encoded as they end (span-batches.ts), sent by
+ * OpenTelemetry's own OTLP/HTTP transport, which reads the exporter's settings from
+ * the environment as the specification defines them (OTEL_EXPORTER_OTLP_*HEADERS,
+ * TIMEOUT, COMPRESSION, CERTIFICATE, CLIENT_KEY…) and retries what may be retried.
+ */
+async function protobufProcessor(config: TracingConfig, onDropped: (dropped: number) => void) {
+  const [{ createOtlpHttpExportDelegate, convertLegacyHttpOptions }, { ProtobufTraceSerializer }, { ExportResultCode }, batches] =
+    await Promise.all([
+      import('@opentelemetry/otlp-exporter-base/node-http'),
+      import('@opentelemetry/otlp-transformer'),
+      import('@opentelemetry/core'),
+      import('./span-batches.ts'),
+    ]);
+  interface Encoded {
+    body: Buffer;
+    spans: number;
+  }
+  const delegate = createOtlpHttpExportDelegate<Encoded, unknown>(
+    convertLegacyHttpOptions({ url: config.endpoint }, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
+    { serializeRequest: (batch) => batch.body, deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data) },
+    'otlp_http_span_exporter',
+    { name: 'span', countItems: (batch) => batch.spans },
+    undefined,
+  );
+  const { exportTimeoutMs } = config.batch;
+  const send = (body: Buffer, spans: number) =>
+    new Promise<void>((resolve, reject) => {
+      // OTEL_BSP_EXPORT_TIMEOUT bounds the whole export, retries included, as in the SDK's processor.
+      const timer = setTimeout(() => reject(new Error('export timed out')), exportTimeoutMs);
+      delegate.export({ body, spans }, (result) => {
+        clearTimeout(timer);
+        if (result.code === ExportResultCode.SUCCESS) resolve();
+        else reject(result.error ?? new Error('export failed'));
+      });
+    });
+  const processor = new batches.EncodedBatchProcessor(config.batch, send, onDropped);
+  return {
+    onStart: () => {},
+    onEnd: (span: Parameters<typeof processor.onEnd>[0]) => processor.onEnd(span),
+    forceFlush: () => processor.forceFlush(),
+    shutdown: async () => {
+      await processor.shutdown();
+      await delegate.shutdown();
+    },
+  };
+}
+
+/** OTLP/JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json): the SDK's own processor and exporter. */
+async function jsonProcessor(config: TracingConfig) {
+  const [{ BatchSpanProcessor }, { OTLPTraceExporter }] = await Promise.all([
+    import('@opentelemetry/sdk-trace'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+  ]);
+  return new BatchSpanProcessor({
+    exporter: new OTLPTraceExporter({ url: config.endpoint }),
+    scheduledDelayMillis: config.batch.scheduleDelayMs,
+    maxQueueSize: config.batch.maxQueueSize,
+    maxExportBatchSize: config.batch.maxExportBatchSize,
+    exportTimeoutMillis: config.batch.exportTimeoutMs,
+  });
 }
 
 /**

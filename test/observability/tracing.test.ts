@@ -17,6 +17,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { linkToken } from '../helpers/links.ts';
+import { decodeTraceRequest } from '../helpers/otlp.ts';
 import { SIMULATED_CUSTOMER, SIMULATED_PHONE } from '../../src/journey/simulation.service.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/consigna.js');
@@ -52,13 +53,18 @@ async function startCollector() {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      contentTypes.add(String(request.headers['content-type']));
+      const body = Buffer.concat(chunks);
+      const contentType = String(request.headers['content-type']);
+      contentTypes.add(contentType);
       if (request.url === '/v1/traces') {
-        raw.push(body);
-        const parsed = JSON.parse(body) as {
+        // OTLP/protobuf (the service's default), or OTLP/JSON.
+        const parsed = (
+          contentType === 'application/x-protobuf' ? decodeTraceRequest(body) : JSON.parse(body.toString('utf8'))
+        ) as {
           resourceSpans: Array<{ resource: { attributes: KeyValue[] }; scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
         };
+        // Searched for secrets: the bytes as sent (strings are UTF-8 in both encodings), and decoded.
+        raw.push(body.toString('utf8'), JSON.stringify(parsed));
         for (const rs of parsed.resourceSpans) {
           const resource = record(rs.resource.attributes);
           for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ ...s, attrs: record(s.attributes), resource });
@@ -96,7 +102,6 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
       CONSIGNA_MASTER_KEY: 'cd'.repeat(32),
       CONSIGNA_ALLOW_INSECURE_WEBHOOKS: 'true',
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '100',
       OTEL_SERVICE_NAME: 'consigna-teste',
       ...(database.url ? { DATABASE_URL: database.url } : { CONSIGNA_DATA_DIR: dataDir }),
@@ -176,7 +181,7 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
   };
 
   it('exports over OTLP/HTTP with the service name and role of each process', () => {
-    expect(collector.contentTypes).toContain('application/json');
+    expect([...collector.contentTypes]).toEqual(['application/x-protobuf']);
     expect(new Set(collector.spans.map((s) => s.resource['service.name']))).toEqual(new Set(['consigna-teste']));
     const roles = new Set(collector.spans.map((s) => s.resource['consigna.roles']));
     // (The api and worker commands also run the sweeper.)

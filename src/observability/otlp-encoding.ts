@@ -1,0 +1,353 @@
+// OTLP/protobuf encoding of finished spans, one span at a time, into a growing buffer
+// (see span-batches.ts for why). The bytes are those of OpenTelemetry's own serializer
+// (@opentelemetry/otlp-transformer), field for field and in the same order:
+// test/observability/otlp-encoding.test.ts compares the two byte for byte.
+//
+//   ExportTraceServiceRequest  1 resource_spans
+//   ResourceSpans              1 resource, 2 scope_spans
+//   ScopeSpans                 1 scope, 2 spans
+//   Span                       1 trace_id, 2 span_id, 3 trace_state, 4 parent_span_id,
+//                              5 name, 6 kind, 7 start, 8 end, 9 attributes,
+//                              10 dropped_attributes_count, 11 events, 12 dropped_events_count,
+//                              13 links, 14 dropped_links_count, 15 status, 16 flags
+import type { Attributes, AttributeValue, HrTime, SpanContext } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+
+const LENGTH_DELIMITED = 2;
+const VARINT = 0;
+const FIXED64 = 1;
+const FIXED32 = 5;
+// Span flags: bit 8 says whether bit 9 (the parent is remote) is known.
+const HAS_IS_REMOTE = 0x100;
+const IS_REMOTE = 0x200;
+const TWO_32 = 2 ** 32;
+
+/** A protobuf writer over one growing buffer; a message's length is fixed up when it ends. */
+export class ProtoWriter {
+  buffer: Buffer;
+  pos = 0;
+
+  constructor(size = 64 * 1024) {
+    this.buffer = Buffer.allocUnsafe(size);
+  }
+
+  private ensure(bytes: number): void {
+    if (this.pos + bytes <= this.buffer.length) return;
+    let size = this.buffer.length * 2;
+    while (size < this.pos + bytes) size *= 2;
+    const grown = Buffer.allocUnsafe(size);
+    this.buffer.copy(grown, 0, 0, this.pos);
+    this.buffer = grown;
+  }
+
+  /** The bytes written since `from`, copied out; the writer may then be reused from `from`. */
+  copy(from = 0): Buffer {
+    return Buffer.from(this.buffer.subarray(from, this.pos));
+  }
+
+  tag(field: number, wire: number): void {
+    this.varint((field << 3) | wire);
+  }
+
+  /** A non-negative integer up to 2^53, or a negative one as a 64-bit two's complement (10 bytes). */
+  varint(value: number): void {
+    this.ensure(10);
+    const b = this.buffer;
+    if (value >= 0 && value < 128) {
+      b[this.pos++] = value;
+      return;
+    }
+    if (value < 0) {
+      let low = (value % TWO_32) >>> 0;
+      let high = Math.floor(value / TWO_32) >>> 0;
+      for (let i = 0; i < 9; i++) {
+        b[this.pos++] = (low & 0x7f) | 0x80;
+        low = ((low >>> 7) | (high << 25)) >>> 0;
+        high >>>= 7;
+      }
+      b[this.pos++] = low & 0x01;
+      return;
+    }
+    while (value >= 128) {
+      b[this.pos++] = (value % 128) | 0x80;
+      value = Math.floor(value / 128);
+    }
+    b[this.pos++] = value;
+  }
+
+  string(value: string): void {
+    // At most 3 bytes per UTF-16 unit; a short string's length fits in one byte.
+    const most = value.length * 3;
+    if (most < 128) {
+      this.ensure(most + 1);
+      const written = this.buffer.write(value, this.pos + 1, 'utf8');
+      this.buffer[this.pos] = written;
+      this.pos += 1 + written;
+      return;
+    }
+    const length = Buffer.byteLength(value, 'utf8');
+    this.varint(length);
+    this.ensure(length);
+    this.pos += this.buffer.write(value, this.pos, 'utf8');
+  }
+
+  /** A trace or span id, hex in the API, bytes on the wire. */
+  hexBytes(hex: string): void {
+    this.varint(hex.length >>> 1);
+    this.ensure(hex.length >>> 1);
+    this.pos += this.buffer.write(hex, this.pos, 'hex');
+  }
+
+  bytes(value: Uint8Array): void {
+    this.varint(value.length);
+    this.ensure(value.length);
+    this.buffer.set(value, this.pos);
+    this.pos += value.length;
+  }
+
+  /** Bytes already encoded, appended as they are. */
+  bytesRaw(value: Uint8Array): void {
+    this.ensure(value.length);
+    this.buffer.set(value, this.pos);
+    this.pos += value.length;
+  }
+
+  fixed32(value: number): void {
+    this.ensure(4);
+    this.buffer.writeUInt32LE(value >>> 0, this.pos);
+    this.pos += 4;
+  }
+
+  double(value: number): void {
+    this.ensure(8);
+    this.buffer.writeDoubleLE(value, this.pos);
+    this.pos += 8;
+  }
+
+  /** [seconds, nanoseconds] as nanoseconds since the epoch, a fixed64, without a BigInt. */
+  time([seconds, nanos]: HrTime): void {
+    // seconds × 10⁹ + nanos needs 61 bits: split the seconds at 16 bits so every
+    // product stays exact in a double.
+    const a = (seconds % 65536) * 1e9 + nanos;
+    const b = Math.floor(seconds / 65536) * 1e9; // × 65536
+    const low = (a % TWO_32) + (b % 65536) * 65536;
+    const high = Math.floor(a / TWO_32) + Math.floor(b / 65536) + Math.floor(low / TWO_32);
+    this.ensure(8);
+    this.buffer.writeUInt32LE(low % TWO_32, this.pos);
+    this.buffer.writeUInt32LE(high >>> 0, this.pos + 4);
+    this.pos += 8;
+  }
+
+  /** Starts a length-delimited message (its tag already written): one byte kept for its length. */
+  begin(): number {
+    this.ensure(1);
+    return this.pos++;
+  }
+
+  /** Writes the length of the message begun at `start`, moving its bytes when the length needs more than one. */
+  end(start: number): void {
+    const length = this.pos - start - 1;
+    if (length < 128) {
+      this.buffer[start] = length;
+      return;
+    }
+    let size = 2;
+    while (length >= 128 ** size) size += 1;
+    this.ensure(size - 1);
+    const b = this.buffer;
+    b.copyWithin(start + size, start + 1, this.pos);
+    this.pos += size - 1;
+    let rest = length;
+    for (let i = 0; i < size - 1; i++) {
+      b[start + i] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+    b[start + size - 1] = rest;
+  }
+}
+
+function anyValue(w: ProtoWriter, value: AttributeValue | Record<string, unknown>): void {
+  if (typeof value === 'string') {
+    w.tag(1, LENGTH_DELIMITED);
+    w.string(value);
+  } else if (typeof value === 'boolean') {
+    w.tag(2, VARINT);
+    w.varint(value ? 1 : 0);
+  } else if (typeof value === 'number') {
+    if (Number.isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63) {
+      w.tag(3, VARINT);
+      w.varint(value);
+    } else {
+      w.tag(4, FIXED64);
+      w.double(value);
+    }
+  } else if (value instanceof Uint8Array) {
+    w.tag(7, LENGTH_DELIMITED);
+    w.bytes(value);
+  } else if (Array.isArray(value)) {
+    w.tag(5, LENGTH_DELIMITED);
+    const list = w.begin();
+    for (const item of value) {
+      w.tag(1, LENGTH_DELIMITED);
+      const one = w.begin();
+      if (item !== null && item !== undefined) anyValue(w, item);
+      w.end(one);
+    }
+    w.end(list);
+  } else if (typeof value === 'object' && value !== null) {
+    w.tag(6, LENGTH_DELIMITED);
+    const list = w.begin();
+    attributes(w, value as Attributes, 1);
+    w.end(list);
+  }
+}
+
+function attributes(w: ProtoWriter, values: Attributes, field: number): void {
+  for (const key in values) {
+    if (!Object.prototype.hasOwnProperty.call(values, key)) continue;
+    w.tag(field, LENGTH_DELIMITED);
+    const pair = w.begin();
+    w.tag(1, LENGTH_DELIMITED);
+    w.string(key);
+    w.tag(2, LENGTH_DELIMITED);
+    const value = w.begin();
+    const v = values[key];
+    if (v !== undefined && v !== null) anyValue(w, v);
+    w.end(value);
+    w.end(pair);
+  }
+}
+
+const flagsOf = (context: SpanContext, isRemote: boolean | undefined) =>
+  (context.traceFlags & 0xff) | HAS_IS_REMOTE | (isRemote ? IS_REMOTE : 0);
+
+/** One span, as an entry of ScopeSpans.spans (field 2). */
+export function writeSpan(w: ProtoWriter, span: ReadableSpan): void {
+  w.tag(2, LENGTH_DELIMITED);
+  const start = w.begin();
+  const context = span.spanContext();
+  w.tag(1, LENGTH_DELIMITED);
+  w.hexBytes(context.traceId);
+  w.tag(2, LENGTH_DELIMITED);
+  w.hexBytes(context.spanId);
+  const traceState = context.traceState?.serialize();
+  if (traceState) {
+    w.tag(3, LENGTH_DELIMITED);
+    w.string(traceState);
+  }
+  if (span.parentSpanContext?.spanId) {
+    w.tag(4, LENGTH_DELIMITED);
+    w.hexBytes(span.parentSpanContext.spanId);
+  }
+  w.tag(5, LENGTH_DELIMITED);
+  w.string(span.name);
+  // The API's SpanKind counts from INTERNAL = 0; OTLP's from UNSPECIFIED = 0.
+  if (span.kind !== undefined && span.kind !== null) {
+    w.tag(6, VARINT);
+    w.varint(span.kind + 1);
+  }
+  w.tag(7, FIXED64);
+  w.time(span.startTime);
+  w.tag(8, FIXED64);
+  w.time(span.endTime);
+  attributes(w, span.attributes, 9);
+  w.tag(10, VARINT);
+  w.varint(span.droppedAttributesCount);
+  for (const event of span.events) {
+    w.tag(11, LENGTH_DELIMITED);
+    const e = w.begin();
+    w.tag(1, FIXED64);
+    w.time(event.time);
+    w.tag(2, LENGTH_DELIMITED);
+    w.string(event.name);
+    if (event.attributes) attributes(w, event.attributes, 3);
+    w.tag(4, VARINT);
+    w.varint(event.droppedAttributesCount ?? 0);
+    w.end(e);
+  }
+  w.tag(12, VARINT);
+  w.varint(span.droppedEventsCount);
+  for (const link of span.links) {
+    w.tag(13, LENGTH_DELIMITED);
+    const l = w.begin();
+    w.tag(1, LENGTH_DELIMITED);
+    w.hexBytes(link.context.traceId);
+    w.tag(2, LENGTH_DELIMITED);
+    w.hexBytes(link.context.spanId);
+    const linkState = link.context.traceState?.serialize();
+    if (linkState) {
+      w.tag(3, LENGTH_DELIMITED);
+      w.string(linkState);
+    }
+    if (link.attributes) attributes(w, link.attributes, 4);
+    w.tag(5, VARINT);
+    w.varint(link.droppedAttributesCount ?? 0);
+    w.tag(6, FIXED32);
+    w.fixed32(flagsOf(link.context, link.context.isRemote));
+    w.end(l);
+  }
+  w.tag(14, VARINT);
+  w.varint(span.droppedLinksCount);
+  w.tag(15, LENGTH_DELIMITED);
+  const status = w.begin();
+  if (span.status.message) {
+    w.tag(2, LENGTH_DELIMITED);
+    w.string(span.status.message);
+  }
+  w.tag(3, VARINT);
+  w.varint(span.status.code);
+  w.end(status);
+  w.tag(16, FIXED32);
+  w.fixed32(flagsOf(context, span.parentSpanContext?.isRemote));
+  w.end(start);
+}
+
+export interface Scope {
+  name: string;
+  version?: string;
+  schemaUrl?: string;
+}
+
+/**
+ * An ExportTraceServiceRequest of one resource: `groups` are each a scope and its spans,
+ * already encoded by writeSpan.
+ */
+export function exportRequest(
+  resource: { attributes: Attributes; schemaUrl?: string | undefined },
+  groups: Array<{ scope: Scope; spans: Uint8Array }>,
+): Buffer {
+  const w = new ProtoWriter(groups.reduce((n, g) => n + g.spans.length, 0) + 1024);
+  w.tag(1, LENGTH_DELIMITED);
+  const resourceSpans = w.begin();
+  w.tag(1, LENGTH_DELIMITED);
+  const r = w.begin();
+  attributes(w, resource.attributes, 1);
+  w.tag(2, VARINT);
+  w.varint(0);
+  w.end(r);
+  for (const { scope, spans } of groups) {
+    w.tag(2, LENGTH_DELIMITED);
+    const scopeSpans = w.begin();
+    w.tag(1, LENGTH_DELIMITED);
+    const s = w.begin();
+    w.tag(1, LENGTH_DELIMITED);
+    w.string(scope.name);
+    if (scope.version) {
+      w.tag(2, LENGTH_DELIMITED);
+      w.string(scope.version);
+    }
+    w.end(s);
+    w.bytesRaw(spans);
+    if (scope.schemaUrl) {
+      w.tag(3, LENGTH_DELIMITED);
+      w.string(scope.schemaUrl);
+    }
+    w.end(scopeSpans);
+  }
+  if (resource.schemaUrl) {
+    w.tag(3, LENGTH_DELIMITED);
+    w.string(resource.schemaUrl);
+  }
+  w.end(resourceSpans);
+  return w.copy();
+}

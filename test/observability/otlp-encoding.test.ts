@@ -1,0 +1,230 @@
+// The service's OTLP/protobuf encoding (src/observability/otlp-encoding.ts) against
+// OpenTelemetry's own serializer, byte for byte, on spans made by the real SDK; and the
+// batching processor (span-batches.ts) exporting to a real OTLP/HTTP receiver through
+// the exporter transport the service uses.
+import http from 'node:http';
+import { context, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, createTraceState } from '@opentelemetry/api';
+import { AlwaysOnSampler, TracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exportRequest, ProtoWriter, writeSpan } from '../../src/observability/otlp-encoding.ts';
+import { startTracing } from '../../src/observability/tracing.ts';
+import type { TracingConfig } from '../../src/config/config.ts';
+import { decodeTraceRequest } from '../helpers/otlp.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+/** Every kind of span the SDK can end: each field, each attribute type, lengths of 1, 2 and 3 bytes. */
+function madeSpans(): ReadableSpan[] {
+  const ended: ReadableSpan[] = [];
+  const capture: SpanProcessor = {
+    onStart() {},
+    onEnd: (span) => void ended.push(span),
+    forceFlush: async () => {},
+    shutdown: async () => {},
+  };
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'consigna-teste', 'process.pid': 4242, 'x.ratio': 0.5 }),
+    sampler: new AlwaysOnSampler(),
+    spanProcessors: [capture],
+  });
+  const tracer = provider.getTracer('consigna', '1.2.3');
+  const root = tracer.startSpan('POST /v1/links', {
+    kind: SpanKind.SERVER,
+    attributes: {
+      'http.request.method': 'POST',
+      'http.response.status_code': 201,
+      'consigna.flag': true,
+      'consigna.falso': false,
+      'consigna.ratio': 0.25,
+      'consigna.negativo': -7,
+      'consigna.grande': 2 ** 40 + 3,
+      'consigna.lista': ['a', 'b', 'ção'],
+      'consigna.numeros': [1, 2.5, -3],
+      'consigna.acentos': 'proposta ação — 🎉',
+      'consigna.medio': 'x'.repeat(300),
+      'consigna.longo': 'é'.repeat(9000),
+    },
+  });
+  root.addEvent('evento', { 'consigna.n': 3 });
+  root.addEvent('sem atributos');
+  const child = tracer.startSpan('select links', { kind: SpanKind.CLIENT }, trace.setSpan(ROOT_CONTEXT, root));
+  child.setAttribute('db.response.returned_rows', 0);
+  child.setStatus({ code: SpanStatusCode.ERROR, message: 'falhou' });
+  child.end();
+  const remote = trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: '0af7651916cd43dd8448eb211c80319c',
+    spanId: 'b7ad6b7169203331',
+    traceFlags: TraceFlags.SAMPLED,
+    isRemote: true,
+    traceState: createTraceState('vendor=valor,outro=1'),
+  });
+  const linked = tracer.startSpan(
+    'jornada consulta',
+    {
+      kind: SpanKind.INTERNAL,
+      links: [
+        { context: root.spanContext(), attributes: { 'consigna.motivo': 'pedido' } },
+        { context: trace.getSpanContext(remote)! },
+      ],
+    },
+    remote,
+  );
+  linked.setStatus({ code: SpanStatusCode.OK });
+  linked.end();
+  for (const kind of [SpanKind.PRODUCER, SpanKind.CONSUMER]) tracer.startSpan(`tipo ${kind}`, { kind }).end();
+  root.end();
+  return ended;
+}
+
+describe('OTLP/protobuf encoding', () => {
+  it('writes the bytes of OpenTelemetry’s own serializer', () => {
+    const spans = madeSpans();
+    expect(spans).toHaveLength(5);
+    const writer = new ProtoWriter(64); // small: it has to grow, more than once
+    for (const span of spans) writeSpan(writer, span);
+    const { name, version } = spans[0]!.instrumentationScope;
+    const ours = exportRequest(spans[0]!.resource, [
+      { scope: { name, ...(version ? { version } : {}) }, spans: writer.buffer.subarray(0, writer.pos) },
+    ]);
+    const theirs = Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
+    // Decoded first, so that a difference shows as a field rather than a byte offset.
+    expect(decodeTraceRequest(ours)).toEqual(decodeTraceRequest(theirs));
+    expect(ours.equals(theirs)).toBe(true);
+
+    const decoded = decodeTraceRequest(ours).resourceSpans[0]!.scopeSpans[0]!;
+    expect(decoded.scope).toEqual({ name: 'consigna', version: '1.2.3' });
+    const root = decoded.spans.find((s) => s.name === 'POST /v1/links')!;
+    const attrs = Object.fromEntries(root.attributes.map((a) => [a.key, a.value]));
+    expect(attrs['consigna.longo']!.stringValue).toBe('é'.repeat(9000));
+    expect(attrs['consigna.negativo']!.intValue).toBe('-7');
+    expect(attrs['consigna.grande']!.intValue).toBe(String(2 ** 40 + 3));
+    // Times: nanoseconds since the epoch, exact.
+    const [seconds, nanos] = spans.find((s) => s.name === 'POST /v1/links')!.startTime;
+    expect(root.startTimeUnixNano).toBe((BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString());
+  });
+});
+
+describe('span batches, exported to an OTLP/HTTP receiver', () => {
+  const requests: Array<{ contentType: string | undefined; body: Buffer }> = [];
+  let answer = 200;
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (c: Buffer) => chunks.push(c));
+    request.on('end', () => {
+      requests.push({ contentType: request.headers['content-type'], body: Buffer.concat(chunks) });
+      response.writeHead(answer, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  let stop: (() => Promise<void>) | undefined;
+  afterAll(async () => {
+    await stop?.();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  /** The service's tracing configuration, to a receiver on this machine. */
+  const tracingTo = (
+    port: number,
+    protocol: TracingConfig['protocol'],
+    sampler: string,
+    batch: Partial<TracingConfig['batch']>,
+  ): TracingConfig => ({
+    endpoint: `http://127.0.0.1:${port}/v1/traces`,
+    protocol,
+    sampler: { name: sampler as TracingConfig['sampler']['name'], ratio: 1 },
+    serviceName: 'consigna-lotes',
+    batch: { scheduleDelayMs: 60_000, maxQueueSize: 100, maxExportBatchSize: 10, exportTimeoutMs: 5000, ...batch },
+  });
+
+  const spansIn = (body: Buffer) =>
+    decodeTraceRequest(body).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans));
+
+  it('sends batches of the configured size, the rest after the delay, sampled spans only, and a flush on stop', async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const config = tracingTo(port, 'http/protobuf', 'parentbased_always_on', { scheduleDelayMs: 300 });
+    stop = await startTracing(config, { 'consigna.roles': 'api' });
+    const tracer = trace.getTracer('consigna');
+
+    // 25 spans at once: two full batches go at once, the last 5 after the delay.
+    const started = Date.now();
+    for (let i = 0; i < 25; i++) tracer.startSpan(`span ${i}`).end();
+    await waitFor(() => requests.length === 2, { what: `2 export requests` });
+    expect(requests.map((r) => spansIn(r.body).length)).toEqual([10, 10]);
+    await waitFor(() => requests.length === 3, { what: `3 export requests` });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(spansIn(requests[2]!.body).map((s) => s.name)).toEqual(['span 20', 'span 21', 'span 22', 'span 23', 'span 24']);
+    expect(new Set(requests.map((r) => r.contentType))).toEqual(new Set(['application/x-protobuf']));
+    const resource = decodeTraceRequest(requests[0]!.body).resourceSpans[0]!.resource.attributes;
+    expect(resource).toContainEqual({ key: 'service.name', value: { stringValue: 'consigna-lotes' } });
+    expect(resource).toContainEqual({ key: 'consigna.roles', value: { stringValue: 'api' } });
+
+    // A child of an unsampled remote parent is not sampled (parentbased): never sent.
+    const unsampled = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: '1'.repeat(32),
+      spanId: '2'.repeat(16),
+      traceFlags: TraceFlags.NONE,
+      isRemote: true,
+    });
+    context.with(unsampled, () => tracer.startSpan('não amostrado').end());
+    // A failed export is not retried forever: the next spans still go.
+    answer = 400;
+    tracer.startSpan('recusado').end();
+    await waitFor(() => requests.length === 4, { what: `4 export requests` });
+    answer = 200;
+    tracer.startSpan('último').end();
+    await stop();
+    stop = undefined;
+    expect(requests).toHaveLength(5);
+    expect(spansIn(requests[3]!.body).map((s) => s.name)).toEqual(['recusado']);
+    expect(spansIn(requests[4]!.body).map((s) => s.name)).toEqual(['último']);
+  });
+
+  it('drops spans past the queue size while an export is under way, and sends the rest', async () => {
+    requests.length = 0;
+    // A receiver that holds its answer: the queue fills behind the export under way.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (c: Buffer) => chunks.push(c));
+      request.on('end', () => {
+        requests.push({ contentType: request.headers['content-type'], body: Buffer.concat(chunks) });
+        void held.then(() => response.writeHead(200).end());
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const { port } = slow.address() as { port: number };
+    const dropped: number[] = [];
+    stop = await startTracing(tracingTo(port, 'http/protobuf', 'always_on', { maxQueueSize: 20 }), {}, (n) => dropped.push(n));
+    const tracer = trace.getTracer('consigna');
+    for (let i = 0; i < 10; i++) tracer.startSpan(`a ${i}`).end(); // sent: the receiver holds it
+    await waitFor(() => requests.length === 1, { what: `1 export requests` });
+    for (let i = 0; i < 15; i++) tracer.startSpan(`b ${i}`).end(); // 10 fit beside the 10 under way; 5 dropped
+    // Said in the log at the first drop (then at most once a minute).
+    expect(dropped).toEqual([1]);
+    release();
+    await stop();
+    stop = undefined;
+    await new Promise<void>((resolve) => slow.close(() => resolve()));
+    expect(requests.map((r) => spansIn(r.body).length)).toEqual([10, 10]);
+    expect(spansIn(requests[1]!.body).map((s) => s.name)).toEqual([...Array(10).keys()].map((i) => `b ${i}`));
+  });
+
+  it('with http/json, sends OTLP/JSON through the SDK’s own processor and exporter', async () => {
+    requests.length = 0;
+    const { port } = server.address() as { port: number };
+    stop = await startTracing(tracingTo(port, 'http/json', 'always_on', {}), {});
+    trace
+      .getTracer('consigna')
+      .startSpan('em json', { attributes: { 'consigna.n': 1 } })
+      .end();
+    await stop();
+    stop = undefined;
+    expect(requests.map((r) => r.contentType)).toEqual(['application/json']);
+    const body = JSON.parse(requests[0]!.body.toString('utf8')) as {
+      resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string }> }> }>;
+    };
+    expect(body.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => s.name)).toEqual(['em json']);
+  });
+});
