@@ -49,7 +49,12 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config'>): Met
   const fairnessState = (): Promise<Fairness> => {
     const now = Date.now();
     if (fairness && now - fairness.at < 1000) return fairness.value;
-    const value = heldBack(ctx.database.db, ctx.clock.now(), ctx.config.worker.maxInFlightPerChannel).catch(() => ({
+    const value = heldBack(
+      ctx.database.db,
+      ctx.clock.now(),
+      ctx.config.worker.maxInFlightPerChannel,
+      ctx.config.worker.leaseSeconds,
+    ).catch(() => ({
       contained: -1,
       heldContained: -1,
       heldByCap: -1,

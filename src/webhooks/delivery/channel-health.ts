@@ -170,6 +170,7 @@ export class HealthWriter {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
   private stopped = false;
+  private again = false;
   private readonly deps: { db: DB; clock: Clock; log: Logger; containAfter: number };
 
   constructor(deps: { db: DB; clock: Clock; log: Logger; containAfter: number }) {
@@ -178,6 +179,39 @@ export class HealthWriter {
 
   add(result: AttemptResult): void {
     this.ledger.add(result);
+    this.schedule();
+  }
+
+  /** Writes what was added (at once: a worker that just contained a channel tells the others). */
+  flush(): Promise<void> {
+    if (this.writing) {
+      // Asked for during a write: once it ends.
+      this.again = true;
+      return this.writing;
+    }
+    this.writing = this.write().finally(() => {
+      this.writing = undefined;
+      if (this.again) {
+        this.again = false;
+        void this.flush();
+      }
+      // Attempts that ended meanwhile wait for the next round, HEALTH_FLUSH_MS later: written
+      // back to back, a drain of 20,000 events made two health statements every ~100
+      // deliveries, more than its claims (measured: PostgreSQL's CPU per delivery doubled).
+      else if (this.ledger.size > 0) this.schedule();
+    });
+    return this.writing;
+  }
+
+  /** Writes what is left; nothing is scheduled afterwards. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.writing || this.ledger.size > 0) await this.flush();
+  }
+
+  private schedule(): void {
     if (this.timer || this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -186,39 +220,21 @@ export class HealthWriter {
     this.timer.unref();
   }
 
-  /** Writes what was added (at once: a worker that just contained a channel tells the others). */
-  flush(): Promise<void> {
-    this.writing ??= this.write().finally(() => {
-      this.writing = undefined;
-    });
-    return this.writing;
-  }
-
-  /** Writes what is left; nothing is scheduled afterwards. */
-  stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    return this.flush();
-  }
-
   private async write(): Promise<void> {
     const { db, clock, log, containAfter } = this.deps;
-    while (this.ledger.size > 0) {
-      try {
-        for (const { channelId, change } of await writeHealth(db, this.ledger.take(), clock.now(), containAfter)) {
-          if (change === 'contido')
-            log.warn(
-              { channelId, containAfter },
-              'webhook endpoint of the channel keeps failing: one probing attempt at a time until one succeeds',
-            );
-          else log.info({ channelId }, 'webhook endpoint of the channel answers again: deliveries at full speed');
-        }
-      } catch (error) {
-        // Advisory state: the next attempts write it again.
-        log.warn({ err: { message: (error as Error).message } }, 'writing channel health failed');
-        return;
+    if (this.ledger.size === 0) return;
+    try {
+      for (const { channelId, change } of await writeHealth(db, this.ledger.take(), clock.now(), containAfter)) {
+        if (change === 'contido')
+          log.warn(
+            { channelId, containAfter },
+            'webhook endpoint of the channel keeps failing: one probing attempt at a time until one succeeds',
+          );
+        else log.info({ channelId }, 'webhook endpoint of the channel answers again: deliveries at full speed');
       }
+    } catch (error) {
+      // Advisory state: the next attempts write it again.
+      log.warn({ err: { message: (error as Error).message } }, 'writing channel health failed');
     }
   }
 }

@@ -109,7 +109,7 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   // receivers filling every slot) is given back instead. The configuration keeps
   // the lease ≥ 3 timeouts, so this leaves at least one timeout of waiting.
   const buffer = new ClaimBuffer(leaseSeconds * 1000 - 2 * deps.config.worker.deliveryTimeoutMs);
-  const recorder = new Recorder(deps.database.db, log);
+  const recorder = new Recorder(deps.database.db, log, (written) => scheduleRetries(written));
   const health = new HealthWriter({ db: deps.database.db, clock: deps.clock, log, containAfter });
   const secretCache = openedSecrets(deps.keys);
   const paces = new ChannelPace();
@@ -455,7 +455,7 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   }
 
   function recordNow(delayMs = 0): Promise<void> {
-    return recorder.flush(delayMs).then(scheduleRetries);
+    return recorder.flush(delayMs);
   }
 
   // ---- the workers alive, for the shares of each channel's cap --------------------
