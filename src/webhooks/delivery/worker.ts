@@ -128,6 +128,9 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   // previous one brought (measured: 15–27 ms for 100–164 rows while those were
   // sent), and one claim at a time left every slot idle between claims.
   const claims = new Set<Promise<void>>();
+  // Claims started, and the newest whose answer was applied (see claim).
+  let claimsStarted = 0;
+  let claimsApplied = 0;
   // Rows asked for by the claims under way (they count against the capacity).
   let reserved = 0;
   // Something may be due that no claim has looked for yet (a NOTIFY, the timer).
@@ -176,6 +179,7 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   }
 
   function claim(wanted: number): void {
+    const seq = ++claimsStarted;
     reserved += wanted;
     // While a backlog is worked through, finished attempts ride along: one statement,
     // one commit for both. So too while a channel is held, or held enough of here:
@@ -218,7 +222,15 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
       }
       failures = 0;
       scheduleRetries(record);
-      held = new Set(claimed.held);
+      // Claims run side by side and may return in any order. The newest one started saw
+      // the latest state (its limits also decided `full`): what it says about the queue
+      // holds. An older one adds to it and never takes back a "more is due": one that was
+      // limited to nothing says "no more" only of the channels it looked at (measured: a
+      // single channel's drain stopped for the 5 s poll interval, in about one round of
+      // ten, when such a claim returned last).
+      const newest = seq > claimsApplied;
+      if (newest) claimsApplied = seq;
+      held = newest ? new Set(claimed.held) : new Set([...held, ...claimed.held]);
       buffer.push(claimed.rows);
       // Channels this worker now holds enough of: the next claim of theirs comes when
       // their attempts end and make room (see send).
@@ -232,8 +244,10 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
       // its share of it and this worker has room for more of it (its attempts ended
       // while the claim ran: nothing else would bring its next claim). Not on `more`
       // alone, which channels this worker holds enough of would turn into empty claims.
-      moreDue = claimed.rows.length === wanted || (claimed.more && roomForMore);
-      backlog = claimed.rows.length === wanted || claimed.more;
+      const more = claimed.rows.length === wanted || (claimed.more && roomForMore);
+      const leftOver = claimed.rows.length === wanted || claimed.more;
+      moreDue = newest ? more : moreDue || more;
+      backlog = newest ? leftOver : backlog || leftOver;
       if (backlog || held.size > 0 || full.size > 0) refreshStatistics();
       // Queue drained: no claim is coming to take the next results along.
       else void recordNow(RECORD_DELAY_MS);
