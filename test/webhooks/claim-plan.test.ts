@@ -21,7 +21,7 @@ import type { Config } from '../../src/config/config.ts';
 import { createChannel } from '../../src/channels/channels.service.ts';
 import { registerWebhook } from '../../src/webhooks/webhooks.service.ts';
 import { claimDue, heldBack, outcome, recordResults, releaseClaims } from '../../src/webhooks/delivery/attempts.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/db.ts';
 
 const HISTORY = 10_000;
 const scans = async (db: DB) =>
@@ -255,6 +255,8 @@ describe('a claim planned while the queue was small', () => {
     const opened = await openQueue();
     ({ testDb, database } = opened);
     const db = database.db;
+    // Nor JIT: it compiles anew at each execution of a plan estimated dear (see database.ts).
+    if (usingPostgres()) expect((await sql<{ jit: string }>`show jit`.execute(db)).rows[0]!.jit).toBe('off');
     const channel = await createChannel(opened.deps, { name: 'Pequena' });
     await registerWebhook(opened.deps, channel.canalId, { url: 'http://127.0.0.1:9/hook' });
     const queue = async (n: number, status: 'PENDENTE' | 'ENTREGUE') => {
