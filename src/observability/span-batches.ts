@@ -32,12 +32,6 @@ interface Batch {
   spans: number;
 }
 
-export interface SpanBatchesStatistics {
-  exported: number;
-  dropped: number;
-  failed: number;
-}
-
 export class EncodedBatchProcessor implements SpanProcessor {
   private readonly settings: BatchSettings;
   private readonly send: SendBatch;
@@ -54,12 +48,18 @@ export class EncodedBatchProcessor implements SpanProcessor {
   private stopped = false;
   private droppedSinceLog = 0;
   private lastDropLog = Number.NEGATIVE_INFINITY;
-  readonly statistics: SpanBatchesStatistics = { exported: 0, dropped: 0, failed: 0 };
+  private readonly close: () => Promise<void>;
 
-  constructor(settings: BatchSettings, send: SendBatch, onDropped: (dropped: number) => void = () => {}) {
+  /** `close` releases the transport once the last batch is sent. */
+  constructor(
+    settings: BatchSettings,
+    send: SendBatch,
+    { onDropped = () => {}, close = async () => {} }: { onDropped?: (dropped: number) => void; close?: () => Promise<void> } = {},
+  ) {
     this.settings = settings;
     this.send = send;
     this.onDropped = onDropped;
+    this.close = close;
   }
 
   onStart(): void {}
@@ -110,10 +110,10 @@ export class EncodedBatchProcessor implements SpanProcessor {
   async shutdown(): Promise<void> {
     await this.forceFlush();
     this.stopped = true;
+    await this.close();
   }
 
   private dropped(): void {
-    this.statistics.dropped += 1;
     this.droppedSinceLog += 1;
     if (Date.now() - this.lastDropLog >= 60_000) {
       this.lastDropLog = Date.now();
@@ -150,14 +150,8 @@ export class EncodedBatchProcessor implements SpanProcessor {
     if (!batch) return;
     this.waitingSpans -= batch.spans;
     this.sendingSpans = batch.spans;
-    this.sending = this.send(batch.body, batch.spans).then(
-      () => {
-        this.statistics.exported += batch.spans;
-      },
-      () => {
-        this.statistics.failed += batch.spans;
-      },
-    );
+    // A failed export is dropped, as the SDK's processor drops it: the next batch goes on.
+    this.sending = this.send(batch.body, batch.spans).catch(() => {});
     void this.sending.finally(() => {
       this.sending = undefined;
       this.sendingSpans = 0;

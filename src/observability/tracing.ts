@@ -109,16 +109,7 @@ async function protobufProcessor(config: TracingConfig, onDropped: (dropped: num
         else reject(result.error ?? new Error('export failed'));
       });
     });
-  const processor = new batches.EncodedBatchProcessor(config.batch, send, onDropped);
-  return {
-    onStart: () => {},
-    onEnd: (span: Parameters<typeof processor.onEnd>[0]) => processor.onEnd(span),
-    forceFlush: () => processor.forceFlush(),
-    shutdown: async () => {
-      await processor.shutdown();
-      await delegate.shutdown();
-    },
-  };
+  return new batches.EncodedBatchProcessor(config.batch, send, { onDropped, close: () => delegate.shutdown() });
 }
 
 /** OTLP/JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json): the SDK's own processor and exporter. */

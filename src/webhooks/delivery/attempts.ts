@@ -15,7 +15,7 @@
 // rows its share of each batch, in turns, and a contained channel (channel-health.ts)
 // one attempt at a time across every worker; the worker then sends at most its share
 // of each channel's cap at once (worker.ts).
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import { addSeconds } from '../../clock.ts';
 import { uuidv7 } from '../../crypto/random.ts';
@@ -56,11 +56,8 @@ export interface ClaimedDelivery {
  *   a batch while another channel has due work. (`more` says a channel had more due
  *   than its share: the worker claims again at once.)
  * - A contained channel's share is one attempt across every worker: 1 less its rows
- *   under a live lease, plus the results this claim records. A lease sets the row's
- *   next_attempt_at to its end, so those rows are among the channel's PENDENTE rows due
- *   within the next two leases (two: another worker's clock may run ahead): a range of
- *   the queue index, however long the backlog (due now or earlier) and however many
- *   retries are scheduled later. Its other due rows are not claimed: they keep their attempt count
+ *   under a live lease (liveLeases: a range of the queue index), plus the results this
+ *   claim records. Its other due rows are not claimed: they keep their attempt count
  *   and their place. That count is only right if no other claim of the channel runs
  *   beside it (it would not see that claim's lease before its commit): such a claim
  *   locks the channel's webhook row, and a claim that finds it locked skips the
@@ -152,9 +149,6 @@ async function claimStatement(
 ): Promise<Claim> {
   const leaseId = uuidv7(now.getTime());
   const leaseEnd = addSeconds(now, leaseSeconds);
-  // Rows under a live lease end within one lease of now by this clock; two, to allow for
-  // another worker's clock running ahead of this one.
-  const leasedUntil = addSeconds(now, 2 * leaseSeconds);
   // A data-modifying CTE runs whether or not it is referenced. Its rows still hold
   // this worker's leases (next_attempt_at in the future) unless a lease ran out: they
   // are kept out of `due` all the same, since one statement must not update a row
@@ -213,9 +207,7 @@ async function claimStatement(
       union all
       select c.channel_id, true,
         case when a.most = 0 or a.resting then 0
-             else 1 - (select count(*) from deliveries l
-                       where l.channel_id = c.channel_id and l.status = 'PENDENTE' and l.lease_id is not null
-                         and l.next_attempt_at > ${now} and l.next_attempt_at <= ${leasedUntil})::int ${endingHere}
+             else 1 - ${liveLeases(sql`c.channel_id`, now, leaseSeconds)}::int ${endingHere}
         end
       from (select w.channel_id from webhooks w where w.channel_id in (select channel_id from active where contained)
             for no key update of w skip locked) c
@@ -306,9 +298,7 @@ export async function heldBack(
     at_cap as (
       -- Rows under a live lease: due within the next lease (see claimDue), per channel.
       select w.channel_id from webhooks w
-      where (select count(*) from deliveries l
-             where l.channel_id = w.channel_id and l.status = 'PENDENTE' and l.lease_id is not null
-               and l.next_attempt_at > ${now} and l.next_attempt_at <= ${addSeconds(now, 2 * leaseSeconds)}) >= ${cap}::int
+      where ${liveLeases(sql`w.channel_id`, now, leaseSeconds)} >= ${cap}::int
     ),
     waiting as (
       select d.channel_id, count(*)::int as n from deliveries d
@@ -322,6 +312,19 @@ export async function heldBack(
   `.execute(db);
   return rows[0] ?? { contained: 0, heldContained: 0, heldByCap: 0 };
 }
+
+/**
+ * How many of a channel's rows are under a live lease. A claim sets a row's
+ * next_attempt_at to the end of its lease, so they are among its PENDENTE rows due within
+ * the next lease by this clock (two leases: another worker's clock may run ahead): a
+ * range of the queue index, whatever the backlog (due now or earlier) and the retries
+ * scheduled later.
+ */
+const liveLeases = (channel: RawBuilder<unknown>, now: Date, leaseSeconds: number) => sql`(
+  select count(*) from deliveries l
+  where l.channel_id = ${channel} and l.status = 'PENDENTE' and l.lease_id is not null
+    and l.next_attempt_at > ${now} and l.next_attempt_at <= ${addSeconds(now, 2 * leaseSeconds)}
+)`;
 
 export interface ResendClaim {
   event_id: string;
