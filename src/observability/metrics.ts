@@ -147,6 +147,16 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config'>): Met
     },
   });
 
+  // Every attempt counts here: the children are made once, as for the requests below
+  // (prom-client would otherwise hash the labels and make a closure per observation).
+  const attemptsBy = {
+    ENTREGUE: attempts.labels({ outcome: 'ENTREGUE' }),
+    PENDENTE: attempts.labels({ outcome: 'PENDENTE' }),
+    FALHOU: attempts.labels({ outcome: 'FALHOU' }),
+  };
+  const attemptSeconds = attemptLatency.labels({});
+  const deliveredSeconds = eventToDelivery.labels({});
+
   const requestSeries = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
 
   return {
@@ -165,9 +175,9 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config'>): Met
       series.latency.observe(seconds);
     },
     observeAttempt(claimed, result) {
-      attempts.inc({ outcome: result.status });
-      attemptLatency.observe(result.latencyMs / 1000);
-      if (result.status === 'ENTREGUE') eventToDelivery.observe(Math.max(0, (result.at.getTime() - claimed.eventAt) / 1000));
+      attemptsBy[result.status].inc();
+      attemptSeconds.observe(result.latencyMs / 1000);
+      if (result.status === 'ENTREGUE') deliveredSeconds.observe(Math.max(0, (result.at.getTime() - claimed.eventAt) / 1000));
     },
   };
 }

@@ -104,6 +104,17 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     return pool;
   }
 
+  // The same URL object (the deliverer keeps them) to the same checked addresses: the
+  // same pool as last time, without building its key.
+  let recent: { url: URL; addresses: ResolvedAddress[]; pool: Pool } | undefined;
+  function poolOf(url: URL, addresses: ResolvedAddress[]): Pool {
+    if (recent && recent.url === url && recent.addresses === addresses && pools.get(recentKey!) === recent.pool)
+      return recent.pool;
+    const pool = poolFor(url.origin, addresses);
+    recent = { url, addresses, pool };
+    return pool;
+  }
+
   // IP literals need no resolver: checked once, then the same answer (no promise).
   const literals = new Map<string, ResolvedAddress[] | OutboundFailure | null>();
   function literalAddresses(hostname: string): ResolvedAddress[] | null {
@@ -154,13 +165,12 @@ export function createOutbound(opts: OutboundOptions): Outbound {
         throw new OutboundFailure(`protocolo não permitido: ${url.protocol.replace(':', '')}`);
       }
       const addresses = literalAddresses(url.hostname) ?? (await resolveChecked(url.hostname, exchange));
-      const answer = await postOnce(
-        poolFor(url.origin, addresses),
-        `${url.pathname}${url.search}`,
-        body,
-        { 'content-type': 'application/json', ...headers, 'user-agent': opts.userAgent },
-        exchange,
-      );
+      // The deliverer's headers already say both: sent as they are, no copy per request.
+      const sent =
+        headers['content-type'] !== undefined && headers['user-agent'] === opts.userAgent
+          ? headers
+          : { 'content-type': 'application/json', ...headers, 'user-agent': opts.userAgent };
+      const answer = await postOnce(poolOf(url, addresses), `${url.pathname}${url.search}`, body, sent, exchange);
       status = answer.status;
       const kept = answer.body ? { body: answer.body, bodyTruncated: answer.truncated } : {};
       if (status >= 200 && status < 300) return { ok: true, status, latencyMs: elapsed(), ...kept };
