@@ -186,9 +186,12 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
       // Only a wake looks for channels this worker does not know yet. Otherwise a claim in
       // which every channel it knows is limited to nothing would come back empty: at the
       // start of each 20,000-event drain, one claim in two did, every 3-5 ms, each a
-      // statement and a commit. The attempts under way, or the claims, call pump again.
+      // statement and a commit. The attempts under way, or the claims, call pump again;
+      // the timer still looks for what no notification announces (another worker's
+      // retries, expired leases, held channels) while these channels keep it busy.
       if (!wakeAgain && (inFlight > 0 || claims.size > 0) && limits.size > 0 && !hasRoom(limits)) {
         roomAgain = false;
+        timer.bringForward(held.size > 0 ? HELD_RECHECK_MS : pollSeconds * 1000);
         return;
       }
       wakeAgain = false;
