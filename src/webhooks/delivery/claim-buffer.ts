@@ -22,13 +22,24 @@ export class ClaimBuffer {
     return this.count;
   }
 
+  /**
+   * Each channel's rows wait oldest event first. Claims run side by side and may answer
+   * out of order: the newer claim's rows (taken after the older claim's, which it skipped
+   * as locked) would otherwise go out first, and a channel would receive its events up
+   * to two claims out of order. Only a queue that got an older row behind a newer one is
+   * sorted (stable, on rows already nearly in order).
+   */
   push(rows: ClaimedDelivery[]): void {
     const at = Date.now();
+    let unordered: Set<Waiting[]> | undefined;
     for (const row of rows) {
       let queue = this.queues.get(row.channelId);
       if (!queue) this.queues.set(row.channelId, (queue = []));
+      const last = queue[queue.length - 1];
+      if (last && last.row.eventAt > row.eventAt) (unordered ??= new Set()).add(queue);
       queue.push({ row, at });
     }
+    if (unordered) for (const queue of unordered) queue.sort((a, b) => a.row.eventAt - b.row.eventAt);
     this.count += rows.length;
   }
 
