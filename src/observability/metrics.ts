@@ -148,7 +148,7 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config'>): Met
   });
 
   // Every attempt counts here: the children are made once, as for the requests below
-  // (prom-client would otherwise hash the labels and make a closure per observation).
+  // (prom-client would otherwise make a closure per observation).
   const attemptsBy = {
     ENTREGUE: attempts.labels({ outcome: 'ENTREGUE' }),
     PENDENTE: attempts.labels({ outcome: 'PENDENTE' }),

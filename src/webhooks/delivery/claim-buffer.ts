@@ -10,6 +10,9 @@ interface Waiting {
 
 export class ClaimBuffer {
   private readonly queues = new Map<string, Waiting[]>();
+  // Queues sorted out of arrival order (see push), with the oldest arrival among their
+  // rows: a row that waited too long may then sit behind a newer one, not at the head.
+  private readonly mixed = new Map<Waiting[], number>();
   private count = 0;
   private readonly maxWaitMs: number;
 
@@ -39,7 +42,12 @@ export class ClaimBuffer {
       if (last && last.row.eventAt > row.eventAt) (unordered ??= new Set()).add(queue);
       queue.push({ row, at });
     }
-    if (unordered) for (const queue of unordered) queue.sort((a, b) => a.row.eventAt - b.row.eventAt);
+    if (unordered) {
+      for (const queue of unordered) {
+        queue.sort((a, b) => a.row.eventAt - b.row.eventAt);
+        this.mixed.set(queue, oldestArrival(queue));
+      }
+    }
     this.count += rows.length;
   }
 
@@ -63,14 +71,17 @@ export class ClaimBuffer {
       progress = false;
       for (const [channelId, queue] of this.queues) {
         if (ready.length >= slots) break;
-        while (queue.length > 0 && now - queue[0]!.at > this.maxWaitMs) stale.push(queue.shift()!.row);
+        this.dropStale(queue, now, stale);
         const here = started.get(channelId) ?? 0;
         if (queue.length > 0 && mayStart(channelId, here)) {
           ready.push(queue.shift()!.row);
           started.set(channelId, here + 1);
           progress = true;
         }
-        if (queue.length === 0) this.queues.delete(channelId);
+        if (queue.length === 0) {
+          this.queues.delete(channelId);
+          this.mixed.delete(queue);
+        }
       }
     }
     // A channel served last this time goes to the back of the turn order.
@@ -83,6 +94,25 @@ export class ClaimBuffer {
     }
     this.count -= ready.length + stale.length;
     return { ready, stale };
+  }
+
+  /** Moves the rows of `queue` that waited longer than maxWaitMs to `stale`. */
+  private dropStale(queue: Waiting[], now: number, stale: ClaimedDelivery[]): void {
+    const oldest = this.mixed.get(queue);
+    if (oldest === undefined) {
+      // In arrival order: the stale rows are at the head.
+      while (queue.length > 0 && now - queue[0]!.at > this.maxWaitMs) stale.push(queue.shift()!.row);
+      return;
+    }
+    if (now - oldest <= this.maxWaitMs) return;
+    let kept = 0;
+    for (const waiting of queue) {
+      if (now - waiting.at > this.maxWaitMs) stale.push(waiting.row);
+      else queue[kept++] = waiting;
+    }
+    queue.length = kept;
+    if (kept === 0) this.mixed.delete(queue);
+    else this.mixed.set(queue, oldestArrival(queue));
   }
 
   /** Rows whose channel may not start another attempt now. */
@@ -106,6 +136,7 @@ export class ClaimBuffer {
   takeChannel(channelId: string): ClaimedDelivery[] {
     const queue = this.queues.get(channelId) ?? [];
     this.queues.delete(channelId);
+    this.mixed.delete(queue);
     this.count -= queue.length;
     return queue.map((w) => w.row);
   }
@@ -114,7 +145,14 @@ export class ClaimBuffer {
   drain(): ClaimedDelivery[] {
     const rows = [...this.queues.values()].flatMap((queue) => queue.map((w) => w.row));
     this.queues.clear();
+    this.mixed.clear();
     this.count = 0;
     return rows;
   }
+}
+
+function oldestArrival(queue: readonly Waiting[]): number {
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const waiting of queue) oldest = Math.min(oldest, waiting.at);
+  return oldest;
 }

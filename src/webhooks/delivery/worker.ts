@@ -191,7 +191,9 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
       // retries, expired leases, held channels) while these channels keep it busy.
       if (!wakeAgain && (inFlight > 0 || claims.size > 0) && limits.size > 0 && !hasRoom(limits)) {
         roomAgain = false;
-        timer.bringForward(held.size > 0 ? HELD_RECHECK_MS : pollSeconds * 1000);
+        // A contained channel limited only by its pause between probes: its next probe
+        // is claimed when the pause ends, not at the poll.
+        timer.bringForward(Math.min(held.size > 0 ? HELD_RECHECK_MS : pollSeconds * 1000, probeSoonest));
         return;
       }
       wakeAgain = false;
@@ -310,15 +312,21 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   // Channels left out of the last claim because this worker holds enough of them; a
   // claim follows when their attempts end and make room (see send).
   let full = new Set<string>();
+  // Milliseconds until the soonest probe of a contained channel may start (claimLimits).
+  let probeSoonest = Number.POSITIVE_INFINITY;
 
   /** Per channel, how many rows this claim may take (0: none), for the channels this worker knows. */
   function claimLimits(): Map<string, number> {
     const limits = new Map<string, number>();
     full = new Set();
+    probeSoonest = Number.POSITIVE_INFINITY;
     for (const channelId of new Set([...paces.channels(), ...buffer.channels(), ...slots.channels()])) {
-      // A contained channel between probes: none now (the held recheck comes back for it).
-      if (slots.probeWait(channelId) > 0) {
+      // A contained channel between probes: none now (the held recheck, or the timer set
+      // when pump skips a claim, comes back for it).
+      const wait = slots.probeWait(channelId);
+      if (wait > 0) {
         limits.set(channelId, 0);
+        probeSoonest = Math.min(probeSoonest, wait);
         continue;
       }
       const worth = worthClaiming(channelId);
