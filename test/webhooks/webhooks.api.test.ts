@@ -290,8 +290,11 @@ describe('GET /v1/webhooks/entregas and POST …/reenviar', () => {
     const { canalId, auth, json } = await channelWith(service, r.url);
     const linkId = await proposalLink(service, auth);
 
-    // No worker yet: both deliveries wait, untried, due now.
-    const waiting = await listDeliveries(service, auth);
+    // No worker yet: both deliveries wait, untried, due now. The list shows an event once
+    // every transaction running on the server is newer than it (deliveries.repository.ts):
+    // in CI other test files' transactions run on the same PostgreSQL, so it may take a moment.
+    let waiting: Delivery[] = [];
+    await waitFor(async () => (waiting = await listDeliveries(service, auth)).length >= 2, { what: 'both deliveries listed' });
     expect(waiting.map((d) => [d.tipo, d.status, d.tentativas])).toEqual([
       ['proposta.aguardando_formalizacao', 'PENDENTE', 0],
       ['proposta.criada', 'PENDENTE', 0],
