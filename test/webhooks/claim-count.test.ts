@@ -9,8 +9,8 @@ import { startTestService, type TestService } from '../helpers/service.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { channelWith, FAST_ENV } from './support.ts';
-import { recordEvent } from '../../src/events/outbox.ts';
-import { uuidv7 } from '../../src/crypto/random.ts';
+import { sql } from 'kysely';
+import { DELIVERIES_CHANNEL } from '../../src/events/outbox.ts';
 import type * as Attempts from '../../src/webhooks/delivery/attempts.ts';
 
 const claims = vi.hoisted(() => [] as Array<{ rows: number; recorded: number }>);
@@ -44,18 +44,21 @@ describe('claims while one channel drains', () => {
     const channel = await channelWith(service, receiver.url);
     const count = 600;
     claims.length = 0;
-    await service.ctx.database.db.transaction().execute(async (tx) => {
-      for (let i = 0; i < count; i++) {
-        const at = new Date();
-        await recordEvent(tx, channel.canalId, {
-          id: uuidv7(at.getTime()),
-          tipo: 'proposta.aprovada',
-          ocorridoEm: at.toISOString(),
-          ambiente: 'SANDBOX',
-          proposta: { numero: 1000 + i, status: 'APROVADA', valor: 5000, parcelas: 24, valorParcela: 281.35 },
-        });
-      }
-    });
+    // One short statement and one notification, as a burst of state changes would leave
+    // them: a long transaction would hold back what other test files on the same
+    // PostgreSQL may list (a list shows what every running transaction is newer than).
+    await sql`
+      with e as (
+        insert into events (id, channel_id, tipo, payload, ocorrido_em)
+        select gen_random_uuid(), ${channel.canalId}, 'proposta.aprovada', '{"n":' || n || '}',
+          now() - make_interval(secs => (${count} - n) / 1000.0)
+        from generate_series(0, ${count - 1}) as n
+        returning id, ocorrido_em
+      )
+      insert into deliveries (id, event_id, channel_id, tipo, status, tentativas, next_attempt_at, criado_em)
+      select gen_random_uuid(), e.id, ${channel.canalId}, 'proposta.aprovada', 'PENDENTE', 0, e.ocorrido_em, e.ocorrido_em from e
+    `.execute(service.ctx.database.db);
+    await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(service.ctx.database.db);
     service.worker!.wake();
     await waitFor(() => receiver!.requests.length >= count, { timeoutMs: 30_000, what: 'every event delivered' });
     await waitFor(async () => (await countDelivered(service!, channel.canalId)) === count, {

@@ -461,7 +461,9 @@ describe('GET /v1/webhooks/entregas and POST …/reenviar', () => {
         await recordEvent(tx, canalId, event);
       }
     });
-    const page = await listDeliveries(service, auth);
+    // Listed once every transaction running on the server is newer than theirs (see above).
+    let page: Delivery[] = [];
+    await waitFor(async () => (page = await listDeliveries(service, auth)).length > 0, { what: 'the events listed' });
     expect(page).toHaveLength(20);
     const times = page.map((d) => Date.parse(d.criadoEm));
     expect(times).toEqual([...times].sort((a, b) => b - a));
