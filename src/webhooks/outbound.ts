@@ -70,9 +70,13 @@ export function createOutbound(opts: OutboundOptions): Outbound {
   // only for the very addresses that were checked.
   const pools = new Map<string, Pool>();
 
-  let recentKey: string | undefined;
-  function poolFor(origin: string, addresses: ResolvedAddress[]): Pool {
-    const key = `${origin} ${
+  // The most recent pool, and what asked for it: the same URL object (the deliverer keeps
+  // them) to the same checked addresses gets it back without building its key.
+  let recent: { url: URL; addresses: ResolvedAddress[]; key: string; pool: Pool } | undefined;
+  function poolFor(url: URL, addresses: ResolvedAddress[]): Pool {
+    if (recent && recent.url === url && recent.addresses === addresses && pools.get(recent.key) === recent.pool)
+      return recent.pool;
+    const key = `${url.origin} ${
       addresses.length === 1
         ? addresses[0]!.address
         : addresses
@@ -82,10 +86,10 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     }`;
     let pool = pools.get(key);
     if (pool) {
-      if (key === recentKey) return pool; // already the most recent entry
-      pools.delete(key); // re-insert: Map order doubles as least-recently-used order
+      // Re-insert: Map order doubles as least-recently-used order.
+      if (key !== recent?.key) pools.delete(key);
     } else {
-      pool = new Pool(origin, {
+      pool = new Pool(url.origin, {
         connections: opts.connectionsPerOrigin ?? 16,
         pipelining: 1,
         allowH2: false,
@@ -100,18 +104,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       }
     }
     pools.set(key, pool);
-    recentKey = key;
-    return pool;
-  }
-
-  // The same URL object (the deliverer keeps them) to the same checked addresses: the
-  // same pool as last time, without building its key.
-  let recent: { url: URL; addresses: ResolvedAddress[]; pool: Pool } | undefined;
-  function poolOf(url: URL, addresses: ResolvedAddress[]): Pool {
-    if (recent && recent.url === url && recent.addresses === addresses && pools.get(recentKey!) === recent.pool)
-      return recent.pool;
-    const pool = poolFor(url.origin, addresses);
-    recent = { url, addresses, pool };
+    recent = { url, addresses, key, pool };
     return pool;
   }
 
@@ -170,7 +163,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
         headers['content-type'] !== undefined && headers['user-agent'] === opts.userAgent
           ? headers
           : { 'content-type': 'application/json', ...headers, 'user-agent': opts.userAgent };
-      const answer = await postOnce(poolOf(url, addresses), `${url.pathname}${url.search}`, body, sent, exchange);
+      const answer = await postOnce(poolFor(url, addresses), `${url.pathname}${url.search}`, body, sent, exchange);
       status = answer.status;
       const kept = answer.body ? { body: answer.body, bodyTruncated: answer.truncated } : {};
       if (status >= 200 && status < 300) return { ok: true, status, latencyMs: elapsed(), ...kept };

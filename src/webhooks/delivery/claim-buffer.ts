@@ -26,11 +26,11 @@ export class ClaimBuffer {
   }
 
   /**
-   * Each channel's rows wait oldest event first. Claims run side by side and may answer
-   * out of order: the newer claim's rows (taken after the older claim's, which it skipped
-   * as locked) would otherwise go out first, and a channel would receive its events up
-   * to two claims out of order. Only a queue that got an older row behind a newer one is
-   * sorted (stable, on rows already nearly in order).
+   * Each channel's rows wait oldest event first, whatever order the claims return them
+   * in: a claim's rows come in the table's physical order (after a recovery or retries,
+   * far from the order of occurrence), and claims running side by side may answer out of
+   * order. Only a queue that got an older row behind a newer one is sorted (stable, on
+   * rows mostly in order already).
    */
   push(rows: ClaimedDelivery[]): void {
     const at = Date.now();
