@@ -91,7 +91,10 @@ export const suites: BenchSuite[] = [
 
 // 'sampled': on, with the head sampler keeping one trace in ten (parentbased_traceidratio 0.1).
 type Mode = 'off' | 'on' | 'sampled';
+const MODES: Mode[] = ['off', 'on', 'sampled'];
 const SAMPLED_RATIO = '0.1';
+/** tracing-http: the measured seconds of each case and mode, in this many turns. */
+const HTTP_ROUNDS = 5;
 
 // ---------------------------------------------------------------------------------
 // Formatting, CPU
@@ -264,7 +267,10 @@ async function runTracing(ctx: SuiteContext, parts: SuitePart[]) {
 interface CaseRun {
   id: string;
   name: string;
+  /** The rounds together (see merged). */
   result: LoadResult;
+  /** req/s of each round, in round order. */
+  perRound: number[];
   /** CPU seconds of the service during the measured seconds. */
   cpuSeconds: number | undefined;
   /** What the sink received during the measured seconds. */
@@ -299,11 +305,18 @@ function describeFailures(result: LoadResult): string {
   return `${result.failures} failed of ${result.requests} requests (${parts.join(', ')})`;
 }
 
-/** A fresh database and `consigna serve`, the two link cases, then everything stopped. */
-async function httpRun(ctx: SuiteContext, mode: Mode, sink: OtlpSink, benchCases: BenchCase[]): Promise<HttpRun> {
+/** A mode's service: its own fresh database, channel and `consigna serve`. */
+interface Served {
+  mode: Mode;
+  service: ChildService;
+  api: ReturnType<typeof createContext>;
+  drop: () => Promise<void>;
+  sinkAtStart: SinkCount;
+}
+
+async function startServed(ctx: SuiteContext, mode: Mode, sink: OtlpSink): Promise<Served> {
   const benchDb = await createBenchDatabase(ctx.adminUrl);
   ctx.log(`tracing ${mode}: database ${benchDb.name}`);
-  let service: ChildService | undefined;
   try {
     const port = await freePort();
     const env = serviceBase(ctx);
@@ -325,48 +338,132 @@ async function httpRun(ctx: SuiteContext, mode: Mode, sink: OtlpSink, benchCases
     const channel = parseChannel(output);
     const sinkAtStart = sink.count();
     ctx.log(`tracing ${mode}: starting consigna serve…`);
-    service = await startService({
+    const service = await startService({
       label: `consigna serve (tracing ${mode})`,
       args: ['bin/consigna.js', 'serve'],
       cwd: ctx.root,
       env: withTracing(env, mode, sink),
       port,
     });
-    const api = createContext(service.url, 'postgres', channel);
-    const runs: CaseRun[] = [];
-    for (const benchCase of benchCases) {
-      const spec = await benchCase.setup(api);
-      const load = { url: service.url, connections: CONNECTIONS, warmup: 0 };
-      if (ctx.warmup > 0) {
-        ctx.log(`tracing ${mode}: ${benchCase.name}, ${ctx.warmup} s warm-up…`);
-        await runLoad(spec, { ...load, duration: ctx.warmup });
-      }
-      ctx.log(`tracing ${mode}: ${benchCase.name}, ${ctx.duration} s…`);
-      const before = sink.count();
-      const cpu = cpuMeter(service.pid);
-      const result = await runLoad(spec, { ...load, duration: ctx.duration });
-      runs.push({
-        id: benchCase.id,
-        name: benchCase.name,
-        result,
-        cpuSeconds: cpu(),
-        sink: delta(before, sink.count()),
-        error: result.failures > 0 ? describeFailures(result) : undefined,
-      });
-      await benchCase.teardown?.(api);
-    }
-    const peakRss = service.peakRss();
-    const loadAverage = os.loadavg();
-    // SIGTERM: the service flushes its spans while stopping (counted in the total).
-    await service.stop(15_000);
-    return { mode, cases: runs, sink: delta(sinkAtStart, sink.count()), peakRss, loadAverage };
+    return { mode, service, api: createContext(service.url, 'postgres', channel), drop: () => benchDb.drop(), sinkAtStart };
   } catch (error) {
-    const output = service?.output();
-    if (output && !(error instanceof BenchError)) ctx.log(`tracing ${mode}: last lines of the service:\n${indent(output)}`);
+    await benchDb.drop();
+    throw error;
+  }
+}
+
+/** The rounds of one case in one mode, as one result: requests and seconds summed, percentiles the rounds' median. */
+function merged(rounds: LoadResult[]): LoadResult {
+  const sum = (pick: (r: LoadResult) => number) => rounds.reduce((n, r) => n + pick(r), 0);
+  const median = (pick: (r: LoadResult) => number) => {
+    const sorted = rounds.map(pick).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+  const statusCodes: Record<string, number> = {};
+  for (const r of rounds) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  return {
+    rps: sum((r) => r.requests) / sum((r) => r.durationSeconds),
+    p50: median((r) => r.p50),
+    p90: median((r) => r.p90),
+    p99: median((r) => r.p99),
+    max: Math.max(...rounds.map((r) => r.max)),
+    requests: sum((r) => r.requests),
+    durationSeconds: sum((r) => r.durationSeconds),
+    failures: sum((r) => r.failures),
+    statusCodes,
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    raw: rounds[rounds.length - 1]!.raw,
+  };
+}
+
+/**
+ * The three services (off, on, sampled) run side by side, each on its own database; for
+ * each case, every service gets its warm-up, then the measured seconds are split into
+ * HTTP_ROUNDS phases served in turns, the order rotating each round. A machine whose
+ * speed drifts over a minute (seen here: the same request's CPU moving by half between
+ * two runs a minute apart) then slows every mode alike, instead of whichever ran last.
+ */
+async function httpRuns(
+  ctx: SuiteContext,
+  sinks: Record<Mode, OtlpSink>,
+  benchCases: BenchCase[],
+): Promise<Record<Mode, HttpRun>> {
+  const served: Served[] = [];
+  try {
+    for (const mode of MODES) served.push(await startServed(ctx, mode, sinks[mode]));
+    const cases: Record<Mode, CaseRun[]> = { off: [], on: [], sampled: [] };
+    const phase = Math.max(1, Math.round(ctx.duration / HTTP_ROUNDS));
+    for (const benchCase of benchCases) {
+      const specs = [];
+      for (const s of served) specs.push(await benchCase.setup(s.api));
+      const load = (s: Served) => ({ url: s.service.url, connections: CONNECTIONS, warmup: 0 });
+      if (ctx.warmup > 0) {
+        ctx.log(`tracing: ${benchCase.name}, ${ctx.warmup} s warm-up of each mode…`);
+        for (const [i, s] of served.entries()) await runLoad(specs[i]!, { ...load(s), duration: ctx.warmup });
+      }
+      ctx.log(`tracing: ${benchCase.name}, ${HTTP_ROUNDS} rounds of ${phase} s per mode, in turns…`);
+      const rounds = served.map(() => ({
+        results: [] as LoadResult[],
+        cpu: 0 as number | undefined,
+        sink: { requests: 0, bytes: 0 },
+      }));
+      for (let round = 0; round < HTTP_ROUNDS; round++) {
+        for (let k = 0; k < served.length; k++) {
+          const i = (k + round) % served.length;
+          const s = served[i]!;
+          const before = sinks[s.mode].count();
+          const cpu = cpuMeter(s.service.pid);
+          const result = await runLoad(specs[i]!, { ...load(s), duration: phase });
+          const used = cpu();
+          const r = rounds[i]!;
+          r.results.push(result);
+          r.cpu = used === undefined || r.cpu === undefined ? undefined : r.cpu + used;
+          const d = delta(before, sinks[s.mode].count());
+          r.sink = { requests: r.sink.requests + d.requests, bytes: r.sink.bytes + d.bytes };
+        }
+      }
+      for (const [i, s] of served.entries()) {
+        const { results, cpu, sink } = rounds[i]!;
+        const result = merged(results);
+        cases[s.mode].push({
+          id: benchCase.id,
+          name: benchCase.name,
+          result,
+          perRound: results.map((r) => r.rps),
+          cpuSeconds: cpu,
+          sink,
+          error: result.failures > 0 ? describeFailures(result) : undefined,
+        });
+        await benchCase.teardown?.(s.api);
+      }
+    }
+    const runs = {} as Record<Mode, HttpRun>;
+    for (const s of served) {
+      const peakRss = s.service.peakRss();
+      const loadAverage = os.loadavg();
+      // SIGTERM: the service flushes its spans while stopping (counted in the total).
+      await s.service.stop(15_000);
+      runs[s.mode] = {
+        mode: s.mode,
+        cases: cases[s.mode],
+        sink: delta(s.sinkAtStart, sinks[s.mode].count()),
+        peakRss,
+        loadAverage,
+      };
+    }
+    return runs;
+  } catch (error) {
+    for (const s of served) {
+      const output = s.service.output();
+      if (output && !(error instanceof BenchError)) ctx.log(`tracing ${s.mode}: last lines of the service:\n${indent(output)}`);
+    }
     throw error;
   } finally {
-    await service?.stop();
-    await benchDb.drop();
+    for (const s of served) {
+      await s.service.stop();
+      await s.drop();
+    }
   }
 }
 
@@ -376,10 +473,17 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
     if (!found) throw new BenchError(`bench/links.bench.ts has no case "${id}"`);
     return found;
   });
-  const off = await httpRun(ctx, 'off', sink, benchCases);
-  const on = await httpRun(ctx, 'on', sink, benchCases);
-  const sampled = await httpRun(ctx, 'sampled', sink, benchCases);
-
+  // A sink per mode, so that what each received is its own even while the others run.
+  const offSink = await startSink();
+  const sampledSink = await startSink();
+  let runs: Record<Mode, HttpRun>;
+  try {
+    runs = await httpRuns(ctx, { off: offSink, on: sink, sampled: sampledSink }, benchCases);
+  } finally {
+    await offSink.close();
+    await sampledSink.close();
+  }
+  const { off, on, sampled } = runs;
   const figure = (r: LoadResult) => `${int(r.rps)} req/s · p50 ${msText(r.p50)} · p99 ${msText(r.p99)} ms`;
   const problems: string[] = [];
   if (off.sink.requests > 0) problems.push(`the sink received ${off.sink.requests} export requests while tracing was off`);
@@ -419,10 +523,15 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
   );
   const caseNote = (a: CaseRun, b: CaseRun) =>
     `  ${a.name}: p99 on ÷ off ${(b.result.p99 / a.result.p99).toFixed(2)}×; service CPU per request off ${perUnit(a.cpuSeconds, a.result.requests)}, on ${perUnit(b.cpuSeconds, b.result.requests)}; ` +
-    `${int(a.result.requests)} / ${int(b.result.requests)} requests; sink during the measured ${ctx.duration} s: ${b.sink.requests} export requests, ${kb(b.sink.bytes)}`;
+    `${int(a.result.requests)} / ${int(b.result.requests)} requests; sink during its measured rounds: ${b.sink.requests} export requests, ${kb(b.sink.bytes)}`;
   const notes = [
-    `http: node bin/consigna.js serve, a fresh database and process for each mode, off first then on; the cases of bench/links.bench.ts (their setups: 1 + 100 links created), ` +
-      `autocannon in the bench process, ${CONNECTIONS} connections, ${ctx.warmup} s warm-up then ${ctx.duration} s measured per case; ratio = req/s on ÷ req/s off.`,
+    `http: node bin/consigna.js serve, one for each mode (off, on, sampled) side by side, each with its own fresh database; the cases of bench/links.bench.ts (their setups: 1 + 100 links created), ` +
+      `autocannon in the bench process, ${CONNECTIONS} connections; per case, ${ctx.warmup} s warm-up of each mode, then ${HTTP_ROUNDS} rounds of ${Math.max(1, Math.round(ctx.duration / HTTP_ROUNDS))} s per mode in turns (order rotating); ` +
+      `ratio = requests on ÷ requests off over all rounds; p50, p99: the rounds' median.`,
+    ...benchCases.map(
+      (_, i) =>
+        `  ${off.cases[i]!.name}, on ÷ off per round: ${on.cases[i]!.perRound.map((rps, r) => (rps / off.cases[i]!.perRound[r]!).toFixed(2)).join(', ')}`,
+    ),
     ...benchCases.map((_, i) => caseNote(off.cases[i]!, on.cases[i]!)),
     ...benchCases.map(
       (_, i) =>

@@ -84,6 +84,7 @@ export function createHttpServer(ctx: Context): { app: App; limiter: RateLimiter
   const tracer = activeTracer();
   if (tracer) {
     const hooks = requestTracingHooks(tracer);
+    app.decorateRequest('traceContext', undefined);
     app.addHook('onRequest', hooks.onRequest);
     app.addHook('preHandler', hooks.preHandler);
     app.addHook('onResponse', hooks.onResponse);

@@ -9,6 +9,7 @@ import {
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
+  type Attributes,
   type Context as OtelContext,
   type Tracer,
 } from '@opentelemetry/api';
@@ -16,51 +17,55 @@ import { parseTraceparent } from '../observability/tracing.ts';
 
 type Done = HookHandlerDoneFunction;
 
-/** The hooks to add to the server, the onRequest one before any other. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's context, its span in it (tracing on), from onRequest to onResponse. */
+    traceContext: OtelContext | undefined;
+  }
+}
+
+/**
+ * The hooks to add to the server, the onRequest one before any other; the server
+ * decorates its requests with `traceContext` (undefined) first.
+ */
 export function requestTracingHooks(tracer: Tracer): {
   onRequest: (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
   preHandler: (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
   onResponse: (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
   onRequestAbort: (request: FastifyRequest, done: Done) => void;
 } {
-  // Each request's context (its span in it), from onRequest to onResponse.
-  const spans = new WeakMap<FastifyRequest, OtelContext>();
-
   const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
     const route = request.routeOptions.url;
     const header = request.headers.traceparent;
     const remote = parseTraceparent(typeof header === 'string' ? header : undefined);
     const parent = remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT;
+    const attributes: Attributes = { 'http.request.method': request.method };
+    if (route) attributes['http.route'] = route;
+    attributes['consigna.request.id'] = request.id;
     const span = tracer.startSpan(
       route ? `${request.method} ${route}` : request.method,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          'http.request.method': request.method,
-          ...(route ? { 'http.route': route } : {}),
-          'consigna.request.id': request.id,
-        },
-      },
+      { kind: SpanKind.SERVER, attributes },
       parent,
     );
     const active = trace.setSpan(parent, span);
-    spans.set(request, active);
+    request.traceContext = active;
     context.with(active, done);
   };
   // The body arrives in later events of the socket, outside the context onRequest set:
   // the handler (called synchronously from the last preHandler) gets it back here.
-  // Cheaper than binding the request stream's every listener.
+  // Cheaper than binding the request stream's every listener. A request without a body
+  // is still in it (its hooks ran on from onRequest): nothing to do.
   const preHandler = (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
-    const active = spans.get(request);
-    if (active) context.with(active, done);
+    const active = request.traceContext;
+    if (active && context.active() !== active) context.with(active, done);
     else done();
   };
 
   const end = (request: FastifyRequest, status: number | undefined, aborted: boolean) => {
-    const active = spans.get(request);
+    const active = request.traceContext;
     const span = active && trace.getSpan(active);
     if (!span) return;
-    spans.delete(request);
+    request.traceContext = undefined;
     if (status !== undefined) span.setAttribute('http.response.status_code', status);
     if (request.channel) span.setAttribute('consigna.channel.id', request.channel.id);
     if (aborted) span.setAttribute('error.type', 'aborted');

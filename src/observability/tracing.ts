@@ -41,33 +41,38 @@ export async function startTracing(
   onDropped: (dropped: number) => void = () => {},
 ): Promise<() => Promise<void>> {
   if (active) return async () => {};
-  const [sdk, { AsyncLocalStorageContextManager }, resources, spanProcessor] = await Promise.all([
+  const [sdk, { AsyncLocalStorageContextManager }, resources, spanProcessor, { LeanTracer, leanProvider }] = await Promise.all([
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/resources'),
     config.protocol === 'http/json' ? jsonProcessor(config) : protobufProcessor(config, onDropped),
+    import('./lean-tracer.ts'),
   ]);
-  const ratio = new sdk.TraceIdRatioBasedSampler(config.sampler.ratio);
-  const root = {
-    always_on: new sdk.AlwaysOnSampler(),
-    always_off: new sdk.AlwaysOffSampler(),
-    traceidratio: ratio,
+  const samplers = {
+    always_on: () => new sdk.AlwaysOnSampler(),
+    always_off: () => new sdk.AlwaysOffSampler(),
+    traceidratio: () => new sdk.TraceIdRatioBasedSampler(config.sampler.ratio),
   };
-  const sampler = config.sampler.name.startsWith('parentbased_')
-    ? new sdk.ParentBasedSampler({ root: root[config.sampler.name.slice('parentbased_'.length) as keyof typeof root] })
-    : root[config.sampler.name as keyof typeof root];
+  const parentBased = config.sampler.name.startsWith('parentbased_');
+  const rootSampler = samplers[config.sampler.name.replace(/^parentbased_/, '') as keyof typeof samplers]();
   const resource = resources
     .resourceFromAttributes({ 'service.name': config.serviceName, ...attributes })
     // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, as every OpenTelemetry SDK reads them.
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
-  const provider = new sdk.TracerProvider({ resource, sampler, spanProcessors: [spanProcessor] });
+  const tracer = new LeanTracer({
+    resource,
+    scope: { name: 'consigna' },
+    processor: spanProcessor,
+    sampler: rootSampler,
+    parentBased,
+  });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
-  trace.setGlobalTracerProvider(provider);
-  active = provider.getTracer('consigna');
+  trace.setGlobalTracerProvider(leanProvider(tracer));
+  active = tracer;
   return async () => {
     active = undefined;
-    await provider.shutdown().catch(() => {});
+    await spanProcessor.shutdown().catch(() => {});
     trace.disable();
     context.disable();
   };
@@ -155,6 +160,8 @@ export function parseTraceparent(value: string | null | undefined): SpanContext 
  * changes and the attempts to deliver their events make one trace whatever process and
  * request runs each. The span also links to the span current here (the HTTP request
  * that carried the step). Without a stored context the span continues the current one.
+ * `work` runs with the span as the current one (its statements' spans are its children)
+ * unless `current` is false.
  */
 export function inStoredTrace<T>(
   stored: string | null | undefined,
@@ -162,6 +169,7 @@ export function inStoredTrace<T>(
   attributes: Attributes,
   work: (span: Span | undefined) => Promise<T>,
   kind: SpanKind = SpanKind.INTERNAL,
+  { current: makeCurrent = true }: { current?: boolean } = {},
 ): Promise<T> {
   const tracer = active;
   if (!tracer) return work(undefined);
@@ -169,6 +177,9 @@ export function inStoredTrace<T>(
   const current = trace.getSpan(context.active());
   const parentContext = parent ? trace.setSpanContext(ROOT_CONTEXT, parent) : context.active();
   const links = parent && current ? [{ context: current.spanContext() }] : [];
+  // `current: false` for work that makes no spans of its own (a request to another
+  // server): entering a context for it costs more than the span itself.
+  if (!makeCurrent) return finishing(tracer.startSpan(name, { kind, attributes, links }, parentContext), work);
   return tracer.startActiveSpan(name, { kind, attributes, links }, parentContext, (span) => finishing(span, work));
 }
 

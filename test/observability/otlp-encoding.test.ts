@@ -1,21 +1,32 @@
 // The service's OTLP/protobuf encoding (src/observability/otlp-encoding.ts) against
-// OpenTelemetry's own serializer, byte for byte, on spans made by the real SDK; and the
+// OpenTelemetry's own serializer, byte for byte, on spans made by the real SDK and by the
+// service's own tracer (lean-tracer.ts), which must make the same spans; and the
 // batching processor (span-batches.ts) exporting to a real OTLP/HTTP receiver through
 // the exporter transport the service uses.
 import http from 'node:http';
 import { context, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, createTraceState } from '@opentelemetry/api';
-import { AlwaysOnSampler, TracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOnSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type ReadableSpan,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exportRequest, ProtoWriter, writeSpan } from '../../src/observability/otlp-encoding.ts';
 import { startTracing } from '../../src/observability/tracing.ts';
+import { LeanTracer } from '../../src/observability/lean-tracer.ts';
 import type { TracingConfig } from '../../src/config/config.ts';
 import { decodeTraceRequest } from '../helpers/otlp.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-/** Every kind of span the SDK can end: each field, each attribute type, lengths of 1, 2 and 3 bytes. */
-function madeSpans(): ReadableSpan[] {
+/**
+ * Every kind of span a tracer can end: each field, each attribute type, lengths of 1, 2 and
+ * 3 bytes. By the SDK's tracer, or by the service's own (the one tracing.ts runs).
+ */
+function madeSpans(by: 'sdk' | 'lean'): ReadableSpan[] {
   const ended: ReadableSpan[] = [];
   const capture: SpanProcessor = {
     onStart() {},
@@ -23,12 +34,16 @@ function madeSpans(): ReadableSpan[] {
     forceFlush: async () => {},
     shutdown: async () => {},
   };
-  const provider = new TracerProvider({
-    resource: resourceFromAttributes({ 'service.name': 'consigna-teste', 'process.pid': 4242, 'x.ratio': 0.5 }),
-    sampler: new AlwaysOnSampler(),
-    spanProcessors: [capture],
-  });
-  const tracer = provider.getTracer('consigna', '1.2.3');
+  const resource = resourceFromAttributes({ 'service.name': 'consigna-teste', 'process.pid': 4242, 'x.ratio': 0.5 });
+  const tracer =
+    by === 'sdk'
+      ? new TracerProvider({ resource, sampler: new AlwaysOnSampler(), spanProcessors: [capture] }).getTracer('consigna', '1.2.3')
+      : new LeanTracer({
+          resource,
+          scope: { name: 'consigna', version: '1.2.3' },
+          processor: capture,
+          sampler: new AlwaysOnSampler(),
+        });
   const root = tracer.startSpan('POST /v1/links', {
     kind: SpanKind.SERVER,
     attributes: {
@@ -78,8 +93,8 @@ function madeSpans(): ReadableSpan[] {
 }
 
 describe('OTLP/protobuf encoding', () => {
-  it('writes the bytes of OpenTelemetry’s own serializer', () => {
-    const spans = madeSpans();
+  it.each(['sdk', 'lean'] as const)('writes the bytes of OpenTelemetry’s own serializer (spans by the %s tracer)', (by) => {
+    const spans = madeSpans(by);
     expect(spans).toHaveLength(5);
     const writer = new ProtoWriter(64); // small: it has to grow, more than once
     for (const span of spans) writeSpan(writer, span);
@@ -103,7 +118,79 @@ describe('OTLP/protobuf encoding', () => {
     const [seconds, nanos] = spans.find((s) => s.name === 'POST /v1/links')!.startTime;
     expect(root.startTimeUnixNano).toBe((BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString());
   });
+
+  it('makes with the service’s tracer the spans the SDK’s makes, ids and times aside', () => {
+    // Ids and times differ from run to run; everything else, field for field.
+    const shape = (spans: ReadableSpan[]) => {
+      const ids = new Map<string, string>();
+      const id = <T extends string | undefined>(value: T): T =>
+        (value ? (ids.get(value) ?? ids.set(value, `id${ids.size}`).get(value)!) : value) as T;
+      const request = decodeTraceRequest(exportFrom(spans));
+      for (const span of request.resourceSpans[0]!.scopeSpans[0]!.spans) {
+        span.traceId = id(span.traceId);
+        span.spanId = id(span.spanId);
+        if (span.parentSpanId) span.parentSpanId = id(span.parentSpanId);
+        for (const link of span.links) {
+          link.traceId = id(link.traceId);
+          link.spanId = id(link.spanId);
+        }
+        for (const event of span.events) event.timeUnixNano = 't';
+        span.startTimeUnixNano = 't';
+        span.endTimeUnixNano = 't';
+      }
+      return request;
+    };
+    expect(shape(madeSpans('lean'))).toEqual(shape(madeSpans('sdk')));
+  });
+
+  it('follows the sampler: a trace left out stays out in its children, a sampled parent is followed', () => {
+    const ended: ReadableSpan[] = [];
+    const tracer = new LeanTracer({
+      resource: resourceFromAttributes({ 'service.name': 'consigna-teste' }),
+      scope: { name: 'consigna' },
+      processor: { onStart() {}, onEnd: (span) => void ended.push(span), forceFlush: async () => {}, shutdown: async () => {} },
+      sampler: new TraceIdRatioBasedSampler(0),
+      parentBased: true,
+    });
+    const root = tracer.startSpan('GET /v1/links/:id');
+    expect(root.isRecording()).toBe(false);
+    expect(root.spanContext().traceFlags).toBe(TraceFlags.NONE);
+    const child = tracer.startSpan('select links', {}, trace.setSpan(ROOT_CONTEXT, root));
+    expect(child.isRecording()).toBe(false);
+    expect(child.spanContext().traceId).toBe(root.spanContext().traceId);
+    const remote = {
+      traceId: '0af7651916cd43dd8448eb211c80319c',
+      spanId: 'b7ad6b7169203331',
+      traceFlags: TraceFlags.SAMPLED,
+      isRemote: true,
+    };
+    const followed = tracer.startSpan('webhook proposta.aprovada', {}, trace.setSpanContext(ROOT_CONTEXT, remote));
+    expect(followed.isRecording()).toBe(true);
+    const notSampled = { ...remote, spanId: 'c8be7c8270314442', traceFlags: TraceFlags.NONE };
+    const notFollowed = tracer.startSpan('webhook proposta.paga', {}, trace.setSpanContext(ROOT_CONTEXT, notSampled));
+    expect(notFollowed.isRecording()).toBe(false);
+    expect(notFollowed.spanContext().traceId).toBe(remote.traceId);
+    notFollowed.end();
+    followed.end();
+    followed.setAttribute('depois', 'do fim');
+    followed.end();
+    root.end();
+    child.end();
+    expect(ended.map((s) => [s.name, s.spanContext().traceId, s.parentSpanContext?.spanId, s.attributes])).toEqual([
+      ['webhook proposta.aprovada', remote.traceId, remote.spanId, {}],
+    ]);
+  });
 });
+
+/** An export request of these spans, as the service's processor would send them. */
+function exportFrom(spans: ReadableSpan[]): Buffer {
+  const writer = new ProtoWriter();
+  for (const span of spans) writeSpan(writer, span);
+  const { name, version } = spans[0]!.instrumentationScope;
+  return exportRequest(spans[0]!.resource, [
+    { scope: { name, ...(version ? { version } : {}) }, spans: writer.buffer.subarray(0, writer.pos) },
+  ]);
+}
 
 describe('span batches, exported to an OTLP/HTTP receiver', () => {
   const requests: Array<{ contentType: string | undefined; body: Buffer }> = [];

@@ -63,7 +63,8 @@ export function createDeliverer(options: {
     }
     return url;
   };
-  const send = async (event: OutgoingEvent): Promise<OutboundResult> => {
+  const inboxOf = (event: OutgoingEvent) => (options.inbox ? inboxTokenOf(event.url, options.publicBaseUrl) : undefined);
+  const send = async (event: OutgoingEvent, inboxToken = inboxOf(event)): Promise<OutboundResult> => {
     const timestamp = Math.floor(options.clock.now().getTime() / 1000);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -76,7 +77,6 @@ export function createDeliverer(options: {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': standardSignatureHeader(event.secrets, event.eventId, timestamp, event.body),
     };
-    const inboxToken = options.inbox ? inboxTokenOf(event.url, options.publicBaseUrl) : undefined;
     if (inboxToken === undefined || !options.inbox) {
       return options.outbound.post(parse(event.url), event.body, headers);
     }
@@ -89,20 +89,23 @@ export function createDeliverer(options: {
   return {
     // Every attempt is a span (tracing on), in the trace of the change that caused the
     // event when it has one (the worker's attempts), or in the current one.
-    send: (event) =>
-      activeTracer() === undefined
-        ? send(event)
-        : inStoredTrace(
-            event.traceContext,
-            `webhook ${event.tipo}`,
-            attemptAttributes(event),
-            async (span) => {
-              const answer = await send(event);
-              if (span) traceAnswer(span, answer);
-              return answer;
-            },
-            SpanKind.CLIENT,
-          ),
+    // The span is the current one only for the inbox, whose statements are its children.
+    send: (event) => {
+      if (activeTracer() === undefined) return send(event);
+      const inboxToken = inboxOf(event);
+      return inStoredTrace(
+        event.traceContext,
+        `webhook ${event.tipo}`,
+        attemptAttributes(event),
+        async (span) => {
+          const answer = await send(event, inboxToken);
+          if (span) traceAnswer(span, answer);
+          return answer;
+        },
+        SpanKind.CLIENT,
+        { current: inboxToken !== undefined },
+      );
+    },
   };
 }
 

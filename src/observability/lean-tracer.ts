@@ -1,0 +1,265 @@
+// The tracer behind tracing.ts: spans of our own, handed to the same span processors
+// (span-batches.ts for OTLP/protobuf, the SDK's batch processor for OTLP/JSON) as the
+// SDK's spans would be, with the SDK's samplers and ids.
+//
+// Why not the SDK's Tracer: for every span it copies and checks the attributes twice
+// (cleanAttributes), counts the span in its own metrics (a no-op meter by default, still
+// called with two attribute objects), and builds a span object of some twenty fields,
+// time tuples and closures included. Measured with bench/lib/span-cost.ts: the SDK's
+// tracer costs ~2.4 µs of CPU for a delivery attempt's span (seven attributes and a link),
+// this one ~0.9, both encoded by the same processor; under load the difference was a
+// third of tracing's cost per delivery (bench/README.md, "Tracing").
+//
+// What it leaves out is what no span of ours needs: attribute count and length limits
+// (OTEL_ATTRIBUTE_*_LIMIT, OTEL_SPAN_*_LIMIT: our spans carry at most a dozen attributes,
+// each an id, a type, a count or a status) and the check of each attribute's type, which
+// TypeScript makes at our call sites. Everything a span may carry is decided in
+// tracing.ts's header comment.
+import {
+  context as api,
+  trace,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  type Attributes,
+  type AttributeValue,
+  type Context,
+  type Exception,
+  type HrTime,
+  type Link,
+  type Span,
+  type SpanContext,
+  type SpanOptions,
+  type SpanStatus,
+  type TimeInput,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import type { InstrumentationScope } from '@opentelemetry/core';
+import type { Resource } from '@opentelemetry/resources';
+import {
+  RandomIdGenerator,
+  SamplingDecision,
+  type ReadableSpan,
+  type Sampler,
+  type SpanProcessor,
+  type TimedEvent,
+} from '@opentelemetry/sdk-trace';
+
+const ids = new RandomIdGenerator();
+const origin = performance.timeOrigin;
+
+/** Epoch milliseconds, to the microsecond, as the SDK measures them. */
+const nowMs = () => origin + performance.now();
+
+function msOf(time: TimeInput): number {
+  if (typeof time === 'number') return time < origin ? origin + time : time;
+  if (time instanceof Date) return time.getTime();
+  return time[0] * 1000 + time[1] / 1e6;
+}
+
+function hrTime(ms: number): HrTime {
+  const seconds = Math.trunc(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+}
+
+interface Shared {
+  resource: Resource;
+  scope: InstrumentationScope;
+  processor: SpanProcessor;
+}
+
+/** A span: the API's Span while it runs, the SDK's ReadableSpan once it ended (what processors read). */
+class LeanSpan implements Span, ReadableSpan {
+  name: string;
+  readonly kind: SpanKind;
+  readonly parentSpanContext: SpanContext | undefined;
+  readonly attributes: Attributes;
+  readonly links: Link[];
+  readonly events: TimedEvent[] = [];
+  status: SpanStatus = { code: SpanStatusCode.UNSET };
+  readonly droppedAttributesCount = 0;
+  readonly droppedEventsCount = 0;
+  readonly droppedLinksCount = 0;
+  private readonly context: SpanContext;
+  private readonly shared: Shared;
+  private readonly startMs: number;
+  private endMs = 0;
+  private done = false;
+
+  constructor(
+    shared: Shared,
+    context: SpanContext,
+    name: string,
+    kind: SpanKind,
+    parent: SpanContext | undefined,
+    attributes: Attributes,
+    links: Link[],
+    startMs: number,
+  ) {
+    this.shared = shared;
+    this.context = context;
+    this.name = name;
+    this.kind = kind;
+    this.parentSpanContext = parent;
+    this.attributes = attributes;
+    this.links = links;
+    this.startMs = startMs;
+  }
+
+  get startTime(): HrTime {
+    return hrTime(this.startMs);
+  }
+  get endTime(): HrTime {
+    return hrTime(this.endMs);
+  }
+  get duration(): HrTime {
+    return hrTime(this.endMs - this.startMs);
+  }
+  get ended(): boolean {
+    return this.done;
+  }
+  get resource(): Resource {
+    return this.shared.resource;
+  }
+  get instrumentationScope(): InstrumentationScope {
+    return this.shared.scope;
+  }
+
+  spanContext(): SpanContext {
+    return this.context;
+  }
+  isRecording(): boolean {
+    return !this.done;
+  }
+
+  setAttribute(key: string, value: AttributeValue): this {
+    if (!this.done && value !== undefined && value !== null) this.attributes[key] = value;
+    return this;
+  }
+  setAttributes(attributes: Attributes): this {
+    for (const key in attributes) {
+      const value = attributes[key];
+      if (value !== undefined && value !== null) this.setAttribute(key, value);
+    }
+    return this;
+  }
+  addEvent(name: string, attributesOrTime?: Attributes | TimeInput, time?: TimeInput): this {
+    if (this.done) return this;
+    const timed = typeof attributesOrTime === 'number' || attributesOrTime instanceof Date || Array.isArray(attributesOrTime);
+    const attributes = timed ? {} : ((attributesOrTime as Attributes | undefined) ?? {});
+    const at = timed ? (attributesOrTime as TimeInput) : time;
+    this.events.push({ name, attributes, time: hrTime(at === undefined ? nowMs() : msOf(at)), droppedAttributesCount: 0 });
+    return this;
+  }
+  addLink(link: Link): this {
+    if (!this.done) this.links.push(link);
+    return this;
+  }
+  addLinks(links: Link[]): this {
+    for (const link of links) this.addLink(link);
+    return this;
+  }
+  setStatus(status: SpanStatus): this {
+    if (!this.done) this.status = status;
+    return this;
+  }
+  updateName(name: string): this {
+    if (!this.done) this.name = name;
+    return this;
+  }
+  /** The exception's kind only: its message may quote a value (see markFailed in tracing.ts). */
+  recordException(exception: Exception, time?: TimeInput): void {
+    const type = typeof exception === 'string' ? 'Error' : (exception.name ?? 'Error');
+    this.addEvent('exception', { 'exception.type': type }, time);
+  }
+  end(endTime?: TimeInput): void {
+    if (this.done) return;
+    this.done = true;
+    this.endMs = endTime === undefined ? nowMs() : Math.max(this.startMs, msOf(endTime));
+    this.shared.processor.onEnd(this);
+  }
+}
+
+export interface LeanTracerOptions {
+  resource: Resource;
+  scope: InstrumentationScope;
+  processor: SpanProcessor;
+  /** Decides for spans without a valid parent, and for every span unless parentBased. */
+  sampler: Sampler;
+  /** A span with a valid parent follows the parent's decision (OTEL_TRACES_SAMPLER=parentbased_*). */
+  parentBased?: boolean;
+}
+
+export class LeanTracer implements Tracer {
+  private readonly shared: Shared;
+  private readonly root: Sampler;
+  private readonly parentBased: boolean;
+
+  constructor(options: LeanTracerOptions) {
+    this.shared = { resource: options.resource, scope: options.scope, processor: options.processor };
+    this.root = options.sampler;
+    this.parentBased = options.parentBased ?? false;
+  }
+
+  startSpan(name: string, options: SpanOptions = {}, context: Context = api.active()): Span {
+    const parentContext = options.root ? trace.deleteSpan(context) : context;
+    const parentSpan = trace.getSpan(parentContext);
+    const parent = parentSpan?.spanContext();
+    // Ours are valid by construction; anything else (a remote context) is checked.
+    const valid = parent !== undefined && (parentSpan instanceof LeanSpan || trace.isSpanContextValid(parent));
+    const traceId = valid ? parent.traceId : ids.generateTraceId();
+    const kind = options.kind ?? SpanKind.INTERNAL;
+    const links = options.links ? [...options.links] : [];
+    const attributes: Attributes = {};
+    if (options.attributes) {
+      for (const key in options.attributes) {
+        const value = options.attributes[key];
+        if (value !== undefined && value !== null) attributes[key] = value;
+      }
+    }
+    let sampled: boolean;
+    let traceState = valid ? parent.traceState : undefined;
+    if (valid && this.parentBased) {
+      // parentbased_*: the parent's decision, local or remote (the SDK's ParentBasedSampler with its defaults).
+      sampled = (parent.traceFlags & TraceFlags.SAMPLED) !== 0;
+    } else {
+      const sampling = this.root.shouldSample(parentContext, traceId, name, kind, attributes, links);
+      sampled = sampling.decision === SamplingDecision.RECORD_AND_SAMPLED;
+      if (sampling.decision !== SamplingDecision.NOT_RECORD && sampling.attributes)
+        Object.assign(attributes, sampling.attributes);
+      traceState = sampling.traceState ?? traceState;
+      // RECORD (recorded, not sampled) is not a decision any sampler of ours makes.
+      if (sampling.decision === SamplingDecision.RECORD) sampled = false;
+    }
+    const spanContext: SpanContext = {
+      traceId,
+      spanId: ids.generateSpanId(),
+      traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
+    };
+    if (traceState) spanContext.traceState = traceState;
+    // Not sampled: the context still travels, so that children follow the decision.
+    if (!sampled) return trace.wrapSpanContext(spanContext);
+    const start = options.startTime === undefined ? nowMs() : msOf(options.startTime);
+    const span = new LeanSpan(this.shared, spanContext, name, kind, valid ? parent : undefined, attributes, links, start);
+    this.shared.processor.onStart(span, parentContext);
+    return span;
+  }
+
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, fn: F): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, options: SpanOptions, fn: F): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, options: SpanOptions, context: Context, fn: F): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, a: F | SpanOptions, b?: F | Context, c?: F): ReturnType<F> {
+    const fn = (c ?? (typeof b === 'function' ? b : a)) as F;
+    const options = typeof a === 'function' ? {} : a;
+    const parent = (c ? b : undefined) as Context | undefined;
+    const context = parent ?? api.active();
+    const span = this.startSpan(name, options, context);
+    return api.with(trace.setSpan(context, span), fn as (span: Span) => ReturnType<F>, undefined, span);
+  }
+}
+
+/** The process-wide provider, for whatever asks the API for a tracer. */
+export function leanProvider(tracer: LeanTracer): TracerProvider {
+  return { getTracer: () => tracer };
+}
