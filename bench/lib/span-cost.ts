@@ -6,6 +6,10 @@
 //
 //   node bench/lib/span-cost.ts [spans per round, default 200000]
 //
+// Then tracing off, as the service runs it without an OTLP endpoint: a delivery attempt's
+// wrapper (inStoredTrace, which returns at its first line) around an empty async step,
+// against the same step called directly.
+//
 // Run by hand (bench/README.md, "Tracing"); the suite's tracing parts measure the
 // service as a whole.
 import { context, trace, ROOT_CONTEXT, SpanKind, type Context, type Span, type Tracer } from '@opentelemetry/api';
@@ -14,7 +18,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, ParentBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
 import { LeanTracer } from '../../src/observability/lean-tracer.ts';
 import { EncodedBatchProcessor } from '../../src/observability/span-batches.ts';
-import { parseTraceparent } from '../../src/observability/tracing.ts';
+import { inStoredTrace, parseTraceparent } from '../../src/observability/tracing.ts';
 
 const SPANS = Number(process.argv[2] ?? 200_000);
 const ROUNDS = 5;
@@ -121,3 +125,19 @@ for (const kind of ['request', 'attempt']) {
   const label = kind === 'request' ? 'GET request (server + statement span)' : 'delivery attempt (7 attributes, a link)';
   console.log(`  ${label}: SDK tracer ${sdk.toFixed(2)} µs, service tracer ${lean.toFixed(2)} µs (${(lean / sdk).toFixed(2)}×)`);
 }
+
+// Tracing off: nothing was started in this process for tracing.ts, so its tracer is unset.
+const step = async (_span: unknown) => 1;
+const offRuns: Record<'direct' | 'wrapped', number[]> = { direct: [], wrapped: [] };
+for (let round = 0; round <= ROUNDS; round++) {
+  const direct = await cpuMicros(SPANS, () => void step(undefined));
+  const wrapped = await cpuMicros(SPANS, (i) => void inStoredTrace(null, `webhook ${i}`, {}, step, SpanKind.CLIENT));
+  if (round === 0) continue;
+  offRuns.direct.push(direct / SPANS);
+  offRuns.wrapped.push(wrapped / SPANS);
+}
+const direct = median(offRuns.direct);
+const wrapped = median(offRuns.wrapped);
+console.log(
+  `  tracing off, per attempt: the step alone ${direct.toFixed(3)} µs, through inStoredTrace ${wrapped.toFixed(3)} µs (+${(wrapped - direct).toFixed(3)} µs)`,
+);

@@ -1,5 +1,5 @@
 // OpenTelemetry traces end to end (src/observability/tracing.ts): real `consigna`
-// processes export over OTLP (http/json) to a real local collector, a real receiver gets
+// processes export over OTLP (http/protobuf, the default) to a real local collector, a real receiver gets
 // the webhooks. On PostgreSQL the api and the worker are separate processes, so the
 // trace has to travel with the event row from one to the other; on the embedded
 // database one `serve` runs both. Then everything exported is searched for every secret
