@@ -86,7 +86,7 @@ export function createHttpServer(ctx: Context): { app: App; limiter: RateLimiter
     const hooks = requestTracingHooks(tracer);
     app.decorateRequest('traceContext', undefined);
     app.addHook('onRequest', hooks.onRequest);
-    app.addHook('preHandler', hooks.preHandler);
+    app.addHook('preValidation', hooks.preValidation);
     app.addHook('onResponse', hooks.onResponse);
     app.addHook('onRequestAbort', hooks.onRequestAbort);
   }

@@ -16,12 +16,14 @@ import { killAll, startConsigna, type ConsignaProcess } from '../helpers/process
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { linkToken } from '../helpers/links.ts';
+import { linkToken, VALID_CPFS } from '../helpers/links.ts';
 import { decodeTraceRequest } from '../helpers/otlp.ts';
 import { SIMULATED_CUSTOMER, SIMULATED_PHONE } from '../../src/journey/simulation.service.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/consigna.js');
 const CPF = '12345678909';
+// A second link's, whose request body reaches the service in a later packet than its headers.
+const LATE_CPF = VALID_CPFS.find((cpf) => cpf !== CPF)!;
 
 type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
 type KeyValue = { key: string; value: AnyValue };
@@ -92,6 +94,9 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
   const processes: ConsignaProcess[] = [];
   const secrets: string[] = [];
   let linkId = '';
+  // x-request-id of the POST /v1/links that created linkId, and of the one whose body came late.
+  let creationRequest = '';
+  let lateBodyRequest = '';
 
   beforeAll(async () => {
     collector = await startCollector();
@@ -124,7 +129,11 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
         headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
-      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+      return {
+        status: answer.status,
+        body: (await answer.json()) as Record<string, unknown>,
+        requestId: answer.headers.get('x-request-id') ?? '',
+      };
     };
     const tokenAnswer = await fetch(`${api.url}/v1/oauth/token`, {
       method: 'POST',
@@ -143,9 +152,22 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
     const link = await call('POST', '/v1/links', { cpf: CPF, referenciaExterna: 'pedido-1' }, auth);
     expect(link.status).toBe(201);
     linkId = link.body.id as string;
+    creationRequest = link.requestId;
     const url = link.body.url as string;
     secrets.push(url, linkToken(url));
     rememberSecret(url, linkToken(url));
+
+    // A body that arrives after its headers, in a later event of the socket than the one
+    // that started the request's span: the handler must still run in that span.
+    const late = await postInTwoParts(
+      `${api.url}/v1/links`,
+      auth,
+      JSON.stringify({ cpf: LATE_CPF, referenciaExterna: 'pedido-2' }),
+    );
+    expect(late.status).toBe(201);
+    lateBodyRequest = late.requestId;
+    secrets.push(late.url, linkToken(late.url));
+    rememberSecret(late.url, linkToken(late.url));
 
     // The customer opens the page (a real HTTP request carrying the link's token), then
     // the sandbox runs the rest of the journey through the same steps, then the proposal moves.
@@ -188,8 +210,14 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
     expect(roles).toEqual(usingPostgres() ? new Set(['api,sweeper', 'worker,sweeper']) : new Set(['api,worker,sweeper']));
   });
 
+  const creationSpan = (requestId: string) => {
+    const found = only('POST /v1/links').filter((s) => s.attrs['consigna.request.id'] === requestId);
+    expect(found, `the span of request ${requestId}`).toHaveLength(1);
+    return found[0]!;
+  };
+
   it('puts the link, every journey step, the proposal change and every delivery attempt in one trace', () => {
-    const [creation] = only('POST /v1/links');
+    const creation = creationSpan(creationRequest);
     const trace = creation!.traceId;
     expect(creation!.kind).toBe(2); // SERVER
     expect(creation!.attrs['http.response.status_code']).toBe(201);
@@ -268,9 +296,18 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
       expect(s.attrs['db.query.summary']).toBe(s.name);
     }
     // The statement that created the link ran inside the request that created it.
-    const [creation] = only('POST /v1/links');
-    const insert = statements.find((s) => s.name === 'insert links')!;
-    expect(insert.traceId).toBe(creation!.traceId);
+    const creation = creationSpan(creationRequest);
+    const insert = statements.filter((s) => s.name === 'insert links' && s.traceId === creation.traceId);
+    expect(insert).toHaveLength(1);
+    expect(insert[0]!.parentSpanId).toBe(creation.spanId);
+  });
+
+  it('keeps a request whose body arrived after its headers in its span', () => {
+    const request = creationSpan(lateBodyRequest);
+    expect(request.attrs['http.response.status_code']).toBe(201);
+    const insert = collector.spans.filter((s) => s.name === 'insert links' && s.traceId === request.traceId);
+    expect(insert, 'insert links in the late request’s trace').toHaveLength(1);
+    expect(insert[0]!.parentSpanId).toBe(request.spanId);
   });
 
   it('exports no secret, token, URL token, CPF or personal datum anywhere', () => {
@@ -279,10 +316,12 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
     const personal = [
       CPF,
       '123.456.789-09',
+      LATE_CPF,
       SIMULATED_PHONE,
       SIMULATED_CUSTOMER.nome,
       SIMULATED_CUSTOMER.email,
       'pedido-1', // the channel's own reference: its data, not ours to spread
+      'pedido-2',
       receiver.url,
     ];
     for (const value of [...secrets, ...personal]) {
@@ -296,3 +335,34 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
     }
   });
 });
+
+/** A JSON POST whose headers and first bytes go out at once, and the rest of the body 100 ms later. */
+function postInTwoParts(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; requestId: string; url: string }> {
+  return new Promise((resolve, reject) => {
+    const bytes = Buffer.from(body);
+    const request = http.request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(bytes.length) },
+    });
+    request.on('error', reject);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('end', () => {
+        const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { url?: string };
+        resolve({
+          status: response.statusCode ?? 0,
+          requestId: String(response.headers['x-request-id'] ?? ''),
+          url: parsed.url ?? '',
+        });
+      });
+    });
+    request.flushHeaders();
+    request.write(bytes.subarray(0, 10));
+    setTimeout(() => request.end(bytes.subarray(10)), 100);
+  });
+}
