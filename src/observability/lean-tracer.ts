@@ -5,10 +5,10 @@
 // Why not the SDK's Tracer: for every span it copies and checks the attributes twice
 // (cleanAttributes), counts the span in its own metrics (a no-op meter by default, still
 // called with two attribute objects), and builds a span object of some twenty fields,
-// time tuples and closures included. Measured with bench/lib/span-cost.ts: the SDK's
-// tracer costs ~2.4 µs of CPU for a delivery attempt's span (seven attributes and a link),
-// this one ~0.9, both encoded by the same processor; under load the difference was a
-// third of tracing's cost per delivery (bench/README.md, "Tracing").
+// time tuples and closures included. Measured with bench/lib/span-cost.ts, encoding by
+// the same processor included: a request's span 3.7 µs of CPU with the SDK's tracer, 2.2
+// with this one; a delivery attempt's (seven attributes and a link) 4.9 and 3.8
+// (bench/README.md, "Tracing").
 //
 // What it leaves out is what no span of ours needs: attribute count and length limits
 // (OTEL_ATTRIBUTE_*_LIMIT, OTEL_SPAN_*_LIMIT: our spans carry at most a dozen attributes,
@@ -59,8 +59,9 @@ function msOf(time: TimeInput): number {
 }
 
 function hrTime(ms: number): HrTime {
-  const seconds = Math.trunc(ms / 1000);
-  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+  const seconds = Math.floor(ms / 1000);
+  const nanos = Math.round((ms - seconds * 1000) * 1e6);
+  return nanos >= 1e9 ? [seconds + 1, nanos - 1e9] : [seconds, nanos];
 }
 
 interface Shared {
@@ -229,8 +230,8 @@ export class LeanTracer implements Tracer {
       if (sampling.decision !== SamplingDecision.NOT_RECORD && sampling.attributes)
         Object.assign(attributes, sampling.attributes);
       traceState = sampling.traceState ?? traceState;
-      // RECORD (recorded, not sampled) is not a decision any sampler of ours makes.
-      if (sampling.decision === SamplingDecision.RECORD) sampled = false;
+      // RECORD (recorded but not exported) is a decision none of OTEL_TRACES_SAMPLER's makes:
+      // it is taken as "not sampled".
     }
     const spanContext: SpanContext = {
       traceId,
