@@ -15,21 +15,27 @@ export function tracedDialect(dialect: Dialect, tracer: () => Tracer | undefined
 }
 
 function tracedDriver(driver: Driver, tracer: () => Tracer | undefined): Driver {
-  // The driver gets back its own connection: drivers may rely on their own class.
+  // The driver gets back its own connection: drivers may rely on their own class. One
+  // wrapper per pooled connection, made the first time it is handed out.
   const inner = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  const wrappers = new WeakMap<DatabaseConnection, DatabaseConnection>();
   const own = (connection: DatabaseConnection) => inner.get(connection) ?? connection;
-  return {
-    init: (options) => driver.init(options),
-    async acquireConnection(options) {
-      const connection = await driver.acquireConnection(options);
-      const traced: DatabaseConnection = {
+  const wrap = (connection: DatabaseConnection): DatabaseConnection => {
+    let traced = wrappers.get(connection);
+    if (!traced) {
+      traced = {
         executeQuery: <R>(query: CompiledQuery, queryOptions?: Parameters<DatabaseConnection['executeQuery']>[1]) =>
           traceStatement(tracer(), query, () => connection.executeQuery<R>(query, queryOptions)),
         streamQuery: (query, chunkSize, queryOptions) => connection.streamQuery(query, chunkSize, queryOptions),
       };
+      wrappers.set(connection, traced);
       inner.set(traced, connection);
-      return traced;
-    },
+    }
+    return traced;
+  };
+  return {
+    init: (options) => driver.init(options),
+    acquireConnection: async (options) => wrap(await driver.acquireConnection(options)),
     beginTransaction: (connection, settings) => driver.beginTransaction(own(connection), settings),
     commitTransaction: (connection) => driver.commitTransaction(own(connection)),
     rollbackTransaction: (connection) => driver.rollbackTransaction(own(connection)),
@@ -45,15 +51,20 @@ function tracedDriver(driver: Driver, tracer: () => Tracer | undefined): Driver 
   };
 }
 
-async function traceStatement<R>(
+function traceStatement<R>(
   tracer: Tracer | undefined,
   query: CompiledQuery,
   run: () => Promise<QueryResult<R>>,
 ): Promise<QueryResult<R>> {
   // Only inside a sampled trace: the worker's claims and the sweeper's rounds, on their own,
   // would each be a trace of one span, by the thousand; in a trace the sampler left out,
-  // a statement's span would be dropped anyway.
+  // a statement's span would be dropped anyway. (The driver's own promise, then: no
+  // async function's promise around it.)
   if (!tracer || trace.getSpan(context.active())?.isRecording() !== true) return run();
+  return traced(tracer, query, run);
+}
+
+async function traced<R>(tracer: Tracer, query: CompiledQuery, run: () => Promise<QueryResult<R>>): Promise<QueryResult<R>> {
   const summary = summaryOf(query.sql);
   const span = tracer.startSpan(summary, {
     kind: SpanKind.CLIENT,
