@@ -211,24 +211,17 @@ export class LeanTracer implements Tracer {
     const valid = parent !== undefined && (parentSpan instanceof LeanSpan || trace.isSpanContextValid(parent));
     const traceId = valid ? parent.traceId : ids.generateTraceId();
     const kind = options.kind ?? SpanKind.INTERNAL;
-    const links = options.links ? [...options.links] : [];
-    const attributes: Attributes = {};
-    if (options.attributes) {
-      for (const key in options.attributes) {
-        const value = options.attributes[key];
-        if (value !== undefined && value !== null) attributes[key] = value;
-      }
-    }
     let sampled: boolean;
+    let extra: Attributes | undefined;
     let traceState = valid ? parent.traceState : undefined;
     if (valid && this.parentBased) {
       // parentbased_*: the parent's decision, local or remote (the SDK's ParentBasedSampler with its defaults).
       sampled = (parent.traceFlags & TraceFlags.SAMPLED) !== 0;
     } else {
-      const sampling = this.root.shouldSample(parentContext, traceId, name, kind, attributes, links);
+      // The caller's attributes and links as they are: a sampler reads them, never keeps them.
+      const sampling = this.root.shouldSample(parentContext, traceId, name, kind, options.attributes ?? {}, options.links ?? []);
       sampled = sampling.decision === SamplingDecision.RECORD_AND_SAMPLED;
-      if (sampling.decision !== SamplingDecision.NOT_RECORD && sampling.attributes)
-        Object.assign(attributes, sampling.attributes);
+      extra = sampling.attributes;
       traceState = sampling.traceState ?? traceState;
       // RECORD (recorded but not exported) is a decision none of OTEL_TRACES_SAMPLER's makes:
       // it is taken as "not sampled".
@@ -241,6 +234,15 @@ export class LeanTracer implements Tracer {
     if (traceState) spanContext.traceState = traceState;
     // Not sampled: the context still travels, so that children follow the decision.
     if (!sampled) return trace.wrapSpanContext(spanContext);
+    const attributes: Attributes = {};
+    if (options.attributes) {
+      for (const key in options.attributes) {
+        const value = options.attributes[key];
+        if (value !== undefined && value !== null) attributes[key] = value;
+      }
+    }
+    if (extra) Object.assign(attributes, extra);
+    const links = options.links ? [...options.links] : [];
     const start = options.startTime === undefined ? nowMs() : msOf(options.startTime);
     const span = new LeanSpan(this.shared, spanContext, name, kind, valid ? parent : undefined, attributes, links, start);
     this.shared.processor.onStart(span, parentContext);
