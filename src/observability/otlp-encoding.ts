@@ -43,11 +43,6 @@ export class ProtoWriter {
     this.buffer = grown;
   }
 
-  /** The bytes written since `from`, copied out; the writer may then be reused from `from`. */
-  copy(from = 0): Buffer {
-    return Buffer.from(this.buffer.subarray(from, this.pos));
-  }
-
   tag(field: number, wire: number): void {
     this.varint((field << 3) | wire);
   }
