@@ -6,13 +6,13 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import {
   context,
   trace,
-  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   type Attributes,
   type Context as OtelContext,
   type Tracer,
 } from '@opentelemetry/api';
+import { LEAN_ROOT } from '../observability/lean-context.ts';
 import { parseTraceparent } from '../observability/tracing.ts';
 
 type Done = HookHandlerDoneFunction;
@@ -38,7 +38,7 @@ export function requestTracingHooks(tracer: Tracer): {
     const route = request.routeOptions.url;
     const header = request.headers.traceparent;
     const remote = parseTraceparent(typeof header === 'string' ? header : undefined);
-    const parent = remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT;
+    const parent = remote ? trace.setSpanContext(LEAN_ROOT, remote) : LEAN_ROOT;
     const attributes: Attributes = { 'http.request.method': request.method };
     if (route) attributes['http.route'] = route;
     attributes['consigna.request.id'] = request.id;

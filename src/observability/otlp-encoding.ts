@@ -21,6 +21,7 @@ const FIXED32 = 5;
 const HAS_IS_REMOTE = 0x100;
 const IS_REMOTE = 0x200;
 const TWO_32 = 2 ** 32;
+const KNOWN = new Map<string, Uint8Array>();
 // Each hex digit's value by character code (255: not a hex digit).
 const HEX = new Uint8Array(128).fill(255);
 for (let i = 0; i < 16; i++) HEX['0123456789abcdef'.charCodeAt(i)] = HEX['0123456789ABCDEF'.charCodeAt(i)] = i;
@@ -107,6 +108,28 @@ export class ProtoWriter {
     this.varint(length);
     this.ensure(length);
     this.pos += this.buffer.write(value, this.pos, 'utf8');
+  }
+
+  /**
+   * A string that comes back span after span (an attribute's key, a span's name): its
+   * encoding (length first) is kept and copied, instead of encoded each time.
+   */
+  known(value: string): void {
+    let bytes = KNOWN.get(value);
+    if (bytes === undefined) {
+      const once = new ProtoWriter(value.length * 3 + 10);
+      once.string(value);
+      bytes = once.buffer.subarray(0, once.pos);
+      // Keys and names come from our code, a few dozen; the bound is against a surprise.
+      if (KNOWN.size >= 1024) KNOWN.clear();
+      KNOWN.set(value, bytes);
+    }
+    const n = bytes.length;
+    this.ensure(n);
+    const b = this.buffer;
+    const at = this.pos;
+    for (let i = 0; i < n; i++) b[at + i] = bytes[i]!;
+    this.pos = at + n;
   }
 
   /** A trace or span id, hex in the API, bytes on the wire. */
@@ -248,7 +271,7 @@ function attributes(w: ProtoWriter, values: Attributes, field: number): void {
     w.tag(field, LENGTH_DELIMITED);
     const pair = w.begin();
     w.tag(1, LENGTH_DELIMITED);
-    w.string(key);
+    w.known(key);
     w.tag(2, LENGTH_DELIMITED);
     const value = w.begin();
     const v = values[key];
@@ -280,7 +303,7 @@ export function writeSpan(w: ProtoWriter, span: ReadableSpan): void {
     w.hexBytes(span.parentSpanContext.spanId);
   }
   w.tag(5, LENGTH_DELIMITED);
-  w.string(span.name);
+  w.known(span.name);
   // The API's SpanKind counts from INTERNAL = 0; OTLP's from UNSPECIFIED = 0.
   if (span.kind !== undefined && span.kind !== null) {
     w.tag(6, VARINT);

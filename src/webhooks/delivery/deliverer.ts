@@ -97,11 +97,11 @@ export function createDeliverer(options: {
         event.traceContext,
         `webhook ${event.tipo}`,
         attemptAttributes(event),
-        async (span) => {
-          const answer = await send(event, inboxToken);
-          if (span) traceAnswer(span, answer);
-          return answer;
-        },
+        (span) =>
+          send(event, inboxToken).then((answer) => {
+            if (span) traceAnswer(span, answer);
+            return answer;
+          }),
         SpanKind.CLIENT,
         { current: inboxToken !== undefined },
       );
