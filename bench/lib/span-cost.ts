@@ -12,10 +12,11 @@
 //
 // Run by hand (bench/README.md, "Tracing"); the suite's tracing parts measure the
 // service as a whole.
-import { context, trace, ROOT_CONTEXT, SpanKind, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { context, trace, SpanKind, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, ParentBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { LEAN_ROOT } from '../../src/observability/lean-context.ts';
 import { LeanTracer } from '../../src/observability/lean-tracer.ts';
 import { EncodedBatchProcessor } from '../../src/observability/span-batches.ts';
 import { inStoredTrace, parseTraceparent } from '../../src/observability/tracing.ts';
@@ -55,9 +56,9 @@ function request(tracer: Tracer, i: number): void {
       kind: SpanKind.SERVER,
       attributes: { 'http.request.method': 'GET', 'http.route': '/v1/links/:id', 'consigna.request.id': `req-${i}` },
     },
-    ROOT_CONTEXT,
+    LEAN_ROOT,
   );
-  const active: Context = trace.setSpan(ROOT_CONTEXT, span);
+  const active: Context = trace.setSpan(LEAN_ROOT, span);
   context.with(active, () => {
     const db = tracer.startSpan('select links', {
       kind: SpanKind.CLIENT,
@@ -88,7 +89,7 @@ function attempt(tracer: Tracer, i: number, current: Span): void {
       },
       links: [{ context: current.spanContext() }],
     },
-    trace.setSpanContext(ROOT_CONTEXT, stored),
+    trace.setSpanContext(LEAN_ROOT, stored),
   );
   span.setAttribute('http.response.status_code', 204);
   span.end();

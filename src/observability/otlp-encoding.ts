@@ -124,12 +124,7 @@ export class ProtoWriter {
       if (KNOWN.size >= 1024) KNOWN.clear();
       KNOWN.set(value, bytes);
     }
-    const n = bytes.length;
-    this.ensure(n);
-    const b = this.buffer;
-    const at = this.pos;
-    for (let i = 0; i < n; i++) b[at + i] = bytes[i]!;
-    this.pos = at + n;
+    this.bytesRaw(bytes);
   }
 
   /** A trace or span id, hex in the API, bytes on the wire. */
