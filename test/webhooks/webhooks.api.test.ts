@@ -333,7 +333,9 @@ describe('GET /v1/webhooks/entregas and POST …/reenviar', () => {
     );
     await simulate(service, json, linkId, 'APROVADA');
 
-    const all = await listDeliveries(service, auth);
+    // As above: the new event is listed once the transactions running beside it have ended.
+    let all: Delivery[] = [];
+    await waitFor(async () => (all = await listDeliveries(service, auth)).length >= 4, { what: 'the fourth delivery listed' });
     expect(all.map((d) => [d.tipo, d.status])).toEqual([
       ['proposta.aprovada', 'PENDENTE'],
       ['proposta.formalizada', 'FALHOU'],
