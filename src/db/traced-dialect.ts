@@ -3,7 +3,7 @@
 // ("select links", "update deliveries") and carries nothing else about it: no SQL text,
 // no parameter values.
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
-import { context, trace, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { context, trace, SpanKind, SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api';
 
 export function tracedDialect(dialect: Dialect, tracer: () => Tracer | undefined): Dialect {
   return {
@@ -14,39 +14,39 @@ export function tracedDialect(dialect: Dialect, tracer: () => Tracer | undefined
   };
 }
 
+// Marks a connection whose executeQuery is already traced.
+const TRACED = Symbol('consigna.traced');
+
 function tracedDriver(driver: Driver, tracer: () => Tracer | undefined): Driver {
-  // The driver gets back its own connection: drivers may rely on their own class. One
-  // wrapper per pooled connection, made the first time it is handed out.
-  const inner = new WeakMap<DatabaseConnection, DatabaseConnection>();
-  const wrappers = new WeakMap<DatabaseConnection, DatabaseConnection>();
-  const own = (connection: DatabaseConnection) => inner.get(connection) ?? connection;
-  const wrap = (connection: DatabaseConnection): DatabaseConnection => {
-    let traced = wrappers.get(connection);
-    if (!traced) {
-      traced = {
-        executeQuery: <R>(query: CompiledQuery, queryOptions?: Parameters<DatabaseConnection['executeQuery']>[1]) =>
-          traceStatement(tracer(), query, () => connection.executeQuery<R>(query, queryOptions)),
-        streamQuery: (query, chunkSize, queryOptions) => connection.streamQuery(query, chunkSize, queryOptions),
-      };
-      wrappers.set(connection, traced);
-      inner.set(traced, connection);
-    }
-    return traced;
+  // Each pooled connection's executeQuery is wrapped in place the first time the driver
+  // hands it out (drivers hand out the same object for the same pooled connection), so
+  // every other method takes the driver's own connection as it is. Before, a wrapper per
+  // connection cost two WeakMap lookups and an async function on every acquire and
+  // release: 1.7 µs of a traced GET /v1/links/{id} in a CPU profile of the service
+  // (about 1.3 % of its CPU under the profiler).
+  const instrument = (connection: DatabaseConnection): DatabaseConnection => {
+    const marked = connection as DatabaseConnection & { [TRACED]?: true };
+    if (marked[TRACED]) return connection;
+    const execute = connection.executeQuery;
+    marked.executeQuery = <R>(query: CompiledQuery, queryOptions?: Parameters<DatabaseConnection['executeQuery']>[1]) =>
+      traceStatement(tracer(), query, () => execute.call(connection, query, queryOptions) as Promise<QueryResult<R>>);
+    marked[TRACED] = true;
+    return connection;
   };
   return {
     init: (options) => driver.init(options),
-    acquireConnection: async (options) => wrap(await driver.acquireConnection(options)),
-    beginTransaction: (connection, settings) => driver.beginTransaction(own(connection), settings),
-    commitTransaction: (connection) => driver.commitTransaction(own(connection)),
-    rollbackTransaction: (connection) => driver.rollbackTransaction(own(connection)),
-    ...(driver.savepoint ? { savepoint: (connection, name, compile) => driver.savepoint!(own(connection), name, compile) } : {}),
+    acquireConnection: (options) => driver.acquireConnection(options).then(instrument),
+    beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
+    commitTransaction: (connection) => driver.commitTransaction(connection),
+    rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+    ...(driver.savepoint ? { savepoint: (connection, name, compile) => driver.savepoint!(connection, name, compile) } : {}),
     ...(driver.rollbackToSavepoint
-      ? { rollbackToSavepoint: (connection, name, compile) => driver.rollbackToSavepoint!(own(connection), name, compile) }
+      ? { rollbackToSavepoint: (connection, name, compile) => driver.rollbackToSavepoint!(connection, name, compile) }
       : {}),
     ...(driver.releaseSavepoint
-      ? { releaseSavepoint: (connection, name, compile) => driver.releaseSavepoint!(own(connection), name, compile) }
+      ? { releaseSavepoint: (connection, name, compile) => driver.releaseSavepoint!(connection, name, compile) }
       : {}),
-    releaseConnection: (connection, options) => driver.releaseConnection(own(connection), options),
+    releaseConnection: (connection, options) => driver.releaseConnection(connection, options),
     destroy: (options) => driver.destroy(options),
   };
 }
@@ -64,27 +64,41 @@ function traceStatement<R>(
   return traced(tracer, query, run);
 }
 
-async function traced<R>(tracer: Tracer, query: CompiledQuery, run: () => Promise<QueryResult<R>>): Promise<QueryResult<R>> {
+// With then() rather than an async function: one promise fewer per statement.
+function traced<R>(tracer: Tracer, query: CompiledQuery, run: () => Promise<QueryResult<R>>): Promise<QueryResult<R>> {
   const summary = summaryOf(query.sql);
   const span = tracer.startSpan(summary, {
     kind: SpanKind.CLIENT,
     attributes: { 'db.system.name': 'postgresql', 'db.query.summary': summary },
   });
+  let running: Promise<QueryResult<R>>;
   try {
-    const result = await run();
-    if (result.numAffectedRows !== undefined) span.setAttribute('db.response.returned_rows', Number(result.numAffectedRows));
-    else span.setAttribute('db.response.returned_rows', result.rows.length);
-    return result;
+    running = run();
   } catch (error) {
-    // PostgreSQL's SQLSTATE (23505, 40001…), never the message: it can quote a value.
-    const code = (error as { code?: unknown }).code;
-    span.setAttribute('error.type', typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : 'Error');
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) span.setAttribute('db.response.status_code', code);
-    span.setStatus({ code: SpanStatusCode.ERROR });
+    failed(span, error);
     throw error;
-  } finally {
-    span.end();
   }
+  return running.then(
+    (result) => {
+      span.setAttribute('db.response.returned_rows', Number(result.numAffectedRows ?? result.rows.length));
+      span.end();
+      return result;
+    },
+    (error: unknown) => {
+      failed(span, error);
+      throw error;
+    },
+  );
+}
+
+function failed(span: Span, error: unknown): void {
+  // PostgreSQL's SQLSTATE (23505, 40001…), never the message: it can quote a value.
+  const code = (error as { code?: unknown } | null)?.code;
+  const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+  span.setAttribute('error.type', sqlState ?? 'Error');
+  if (sqlState) span.setAttribute('db.response.status_code', sqlState);
+  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
 }
 
 const summaries = new Map<string, string>();

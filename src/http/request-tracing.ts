@@ -34,19 +34,32 @@ export function requestTracingHooks(tracer: Tracer): {
   onResponse: (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
   onRequestAbort: (request: FastifyRequest, done: Done) => void;
 } {
+  // "GET /v1/links/:id": one string per route and method, made once. The encoder keeps
+  // each name's bytes by the string (otlp-encoding.ts, known): a name built anew for every
+  // request would be flattened and hashed again each time.
+  const names = new Map<string, Map<string, string>>();
+  const spanName = (method: string, route: string) => {
+    let byMethod = names.get(route);
+    if (!byMethod) {
+      // Routes are the application's own, a few dozen; the bound is against a surprise.
+      if (names.size >= 1024) names.clear();
+      names.set(route, (byMethod = new Map()));
+    }
+    let name = byMethod.get(method);
+    if (name === undefined) byMethod.set(method, (name = `${method} ${route}`));
+    return name;
+  };
+
   const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
     const route = request.routeOptions.url;
+    const method = request.method;
     const header = request.headers.traceparent;
-    const remote = parseTraceparent(typeof header === 'string' ? header : undefined);
+    const remote = header === undefined ? undefined : parseTraceparent(typeof header === 'string' ? header : undefined);
     const parent = remote ? trace.setSpanContext(LEAN_ROOT, remote) : LEAN_ROOT;
-    const attributes: Attributes = { 'http.request.method': request.method };
-    if (route) attributes['http.route'] = route;
-    attributes['consigna.request.id'] = request.id;
-    const span = tracer.startSpan(
-      route ? `${request.method} ${route}` : request.method,
-      { kind: SpanKind.SERVER, attributes },
-      parent,
-    );
+    const attributes: Attributes = route
+      ? { 'http.request.method': method, 'http.route': route, 'consigna.request.id': request.id }
+      : { 'http.request.method': method, 'consigna.request.id': request.id };
+    const span = tracer.startSpan(route ? spanName(method, route) : method, { kind: SpanKind.SERVER, attributes }, parent);
     const active = trace.setSpan(parent, span);
     request.traceContext = active;
     context.with(active, done);

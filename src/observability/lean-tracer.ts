@@ -1,6 +1,6 @@
 // The tracer behind tracing.ts: spans of our own, handed to the same span processors
 // (span-batches.ts for OTLP/protobuf, the SDK's batch processor for OTLP/JSON) as the
-// SDK's spans would be, with the SDK's samplers and ids.
+// SDK's spans would be, with the SDK's samplers; ids of its own (see randomHex).
 //
 // Why not the SDK's Tracer: for every span it copies and checks the attributes twice
 // (cleanAttributes), counts the span in its own metrics (a no-op meter by default, still
@@ -15,6 +15,7 @@
 // each an id, a type, a count or a status) and the check of each attribute's type, which
 // TypeScript makes at our call sites. Everything a span may carry is decided in
 // tracing.ts's header comment.
+import { randomBytes } from 'node:crypto';
 import {
   context as api,
   trace,
@@ -37,16 +38,47 @@ import {
 } from '@opentelemetry/api';
 import type { InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
-import {
-  RandomIdGenerator,
-  SamplingDecision,
-  type ReadableSpan,
-  type Sampler,
-  type SpanProcessor,
-  type TimedEvent,
-} from '@opentelemetry/sdk-trace';
+import { SamplingDecision, type ReadableSpan, type Sampler, type SpanProcessor, type TimedEvent } from '@opentelemetry/sdk-trace';
+import type { IdBytes } from './otlp-encoding.ts';
 
-const ids = new RandomIdGenerator();
+// Ids are hex in the API. The SDK's generator writes Math.random()'s numbers into a
+// buffer and converts it to hex for every id (0.6 µs for a trace id and a span id,
+// measured in a loop of 2,000,000); here the operating system's random bytes are drawn
+// 4 KB at a time and converted once, and an id is a slice of that text (0.16 µs for the
+// same two). The bytes come from a cryptographic source, as W3C Trace Context
+// recommends for ids meant to be unique across every system a trace crosses.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolHex = '';
+let poolAt = 0;
+// Where the bytes of the id randomHex returned last are: a span keeps them, and the
+// encoder copies them instead of converting the hex back (otlp-encoding.ts, IdBytes).
+let lastPool = pool;
+let lastAt = 0;
+
+/** `chars` random lowercase hex digits, never all zero (an invalid id). */
+export function randomHex(chars: number): string {
+  const bytes = chars >>> 1;
+  if (poolAt + bytes > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolHex = pool.toString('hex');
+    poolAt = 0;
+  }
+  const at = poolAt;
+  poolAt += bytes;
+  const id = poolHex.slice(2 * at, 2 * (at + bytes));
+  if (id.charCodeAt(0) === 48 && /^0+$/.test(id)) return randomHex(chars);
+  lastPool = pool;
+  lastAt = at;
+  return id;
+}
+
+// A span's events and links are nearly always none, and its status unset until it ends:
+// these stand in until the first change (copied on write), one allocation each fewer per span.
+const NO_EVENTS: TimedEvent[] = Object.freeze([]) as unknown as TimedEvent[];
+const NO_LINKS: Link[] = Object.freeze([]) as unknown as Link[];
+const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
+
 const origin = performance.timeOrigin;
 
 /** Epoch milliseconds, to the microsecond, as the SDK measures them. */
@@ -71,21 +103,28 @@ interface Shared {
 }
 
 /** A span: the API's Span while it runs, the SDK's ReadableSpan once it ended (what processors read). */
-class LeanSpan implements Span, ReadableSpan {
+class LeanSpan implements Span, ReadableSpan, IdBytes {
   name: string;
   readonly kind: SpanKind;
   readonly parentSpanContext: SpanContext | undefined;
   readonly attributes: Attributes;
-  readonly links: Link[];
-  readonly events: TimedEvent[] = [];
-  status: SpanStatus = { code: SpanStatusCode.UNSET };
+  links: Link[];
+  events: TimedEvent[] = NO_EVENTS;
+  status: SpanStatus = UNSET;
   readonly droppedAttributesCount = 0;
   readonly droppedEventsCount = 0;
   readonly droppedLinksCount = 0;
+  // IdBytes: undefined where an id came from elsewhere (a remote parent's), as hex only.
+  traceIdBytes: Uint8Array | undefined = undefined;
+  traceIdAt = 0;
+  spanIdBytes: Uint8Array | undefined = undefined;
+  spanIdAt = 0;
+  parentIdBytes: Uint8Array | undefined = undefined;
+  parentIdAt = 0;
+  readonly startMs: number;
+  endMs = 0;
   private readonly context: SpanContext;
   private readonly shared: Shared;
-  private readonly startMs: number;
-  private endMs = 0;
   private done = false;
 
   constructor(
@@ -150,11 +189,14 @@ class LeanSpan implements Span, ReadableSpan {
     const timed = typeof attributesOrTime === 'number' || attributesOrTime instanceof Date || Array.isArray(attributesOrTime);
     const attributes = timed ? {} : ((attributesOrTime as Attributes | undefined) ?? {});
     const at = timed ? (attributesOrTime as TimeInput) : time;
+    if (this.events === NO_EVENTS) this.events = [];
     this.events.push({ name, attributes, time: hrTime(at === undefined ? nowMs() : msOf(at)), droppedAttributesCount: 0 });
     return this;
   }
   addLink(link: Link): this {
-    if (!this.done) this.links.push(link);
+    if (this.done) return this;
+    if (this.links === NO_LINKS) this.links = [];
+    this.links.push(link);
     return this;
   }
   addLinks(links: Link[]): this {
@@ -209,7 +251,9 @@ export class LeanTracer implements Tracer {
     const parent = parentSpan?.spanContext();
     // Ours are valid by construction; anything else (a remote context) is checked.
     const valid = parent !== undefined && (parentSpan instanceof LeanSpan || trace.isSpanContextValid(parent));
-    const traceId = valid ? parent.traceId : ids.generateTraceId();
+    const traceId = valid ? parent.traceId : randomHex(32);
+    const traceIdBytes = valid ? (parentSpan instanceof LeanSpan ? parentSpan.traceIdBytes : undefined) : lastPool;
+    const traceIdAt = valid ? (parentSpan instanceof LeanSpan ? parentSpan.traceIdAt : 0) : lastAt;
     const kind = options.kind ?? SpanKind.INTERNAL;
     let sampled: boolean;
     let extra: Attributes | undefined;
@@ -226,9 +270,12 @@ export class LeanTracer implements Tracer {
       // RECORD (recorded but not exported) is a decision none of OTEL_TRACES_SAMPLER's makes:
       // it is taken as "not sampled".
     }
+    const spanId = randomHex(16);
+    const spanIdBytes = lastPool;
+    const spanIdAt = lastAt;
     const spanContext: SpanContext = {
       traceId,
-      spanId: ids.generateSpanId(),
+      spanId,
       traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
     };
     if (traceState) spanContext.traceState = traceState;
@@ -242,9 +289,17 @@ export class LeanTracer implements Tracer {
       }
     }
     if (extra) Object.assign(attributes, extra);
-    const links = options.links ? [...options.links] : [];
+    const links = options.links && options.links.length > 0 ? [...options.links] : NO_LINKS;
     const start = options.startTime === undefined ? nowMs() : msOf(options.startTime);
     const span = new LeanSpan(this.shared, spanContext, name, kind, valid ? parent : undefined, attributes, links, start);
+    span.traceIdBytes = traceIdBytes;
+    span.traceIdAt = traceIdAt;
+    span.spanIdBytes = spanIdBytes;
+    span.spanIdAt = spanIdAt;
+    if (valid && parentSpan instanceof LeanSpan) {
+      span.parentIdBytes = parentSpan.spanIdBytes;
+      span.parentIdAt = parentSpan.spanIdAt;
+    }
     this.shared.processor.onStart(span, parentContext);
     return span;
   }

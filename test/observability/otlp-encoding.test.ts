@@ -119,6 +119,55 @@ describe('OTLP/protobuf encoding', () => {
     expect(root.startTimeUnixNano).toBe((BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString());
   });
 
+  it('writes times as exact nanoseconds since the epoch, at the edges of its arithmetic', () => {
+    const seconds = [0, 1, 65_535, 65_536, 2 ** 31 - 1, 2 ** 31, 1_795_000_000, 2 ** 32 - 1, 2 ** 32, 2 ** 33 + 5];
+    for (const s of seconds) {
+      for (const nanos of [0, 1, 65_535, 999_999_999]) {
+        const writer = new ProtoWriter(8);
+        writer.time([s, nanos]);
+        expect(writer.buffer.readBigUInt64LE(0), `${s} s ${nanos} ns`).toBe(BigInt(s) * 1_000_000_000n + BigInt(nanos));
+      }
+    }
+    // Epoch milliseconds to the microsecond (the service's spans), as HrTime would round them.
+    for (const [ms, s, nanos] of [
+      [1_795_000_000_123.5, 1_795_000_000, 123_500_000],
+      [1_795_000_000_000.25, 1_795_000_000, 250_000],
+      [1_999.999_999_999_6, 2, 0], // rounds up to the next second
+      [0.001, 0, 1_000],
+    ] as const) {
+      const writer = new ProtoWriter(8);
+      writer.timeMs(ms);
+      expect(writer.buffer.readBigUInt64LE(0), `${ms} ms`).toBe(BigInt(s) * 1_000_000_000n + BigInt(nanos));
+    }
+  });
+
+  it('gives each span random ids of the right length, none twice', () => {
+    const ended: ReadableSpan[] = [];
+    const tracer = new LeanTracer({
+      resource: resourceFromAttributes({ 'service.name': 'consigna-teste' }),
+      scope: { name: 'consigna' },
+      processor: { onStart() {}, onEnd: (span) => void ended.push(span), forceFlush: async () => {}, shutdown: async () => {} },
+      sampler: new AlwaysOnSampler(),
+    });
+    // More ids than one draw of random bytes holds (4 KB: 170 root spans' ids).
+    for (let i = 0; i < 2_000; i++) {
+      const root = tracer.startSpan('raiz');
+      tracer.startSpan('filho', {}, trace.setSpan(ROOT_CONTEXT, root)).end();
+      root.end();
+    }
+    const traceIds = new Set(ended.map((s) => s.spanContext().traceId));
+    const spanIds = new Set(ended.map((s) => s.spanContext().spanId));
+    expect(traceIds.size).toBe(2_000);
+    expect(spanIds.size).toBe(4_000);
+    for (const id of traceIds) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    for (const id of spanIds) expect(id).toMatch(/^[0-9a-f]{16}$/);
+    // The bytes the encoder copies are those of the hex ids, for children as for roots.
+    const decoded = decodeTraceRequest(exportFrom(ended.slice(0, 64))).resourceSpans[0]!.scopeSpans[0]!.spans;
+    expect(decoded.map((s) => [s.traceId, s.spanId, s.parentSpanId ?? ''])).toEqual(
+      ended.slice(0, 64).map((s) => [s.spanContext().traceId, s.spanContext().spanId, s.parentSpanContext?.spanId ?? '']),
+    );
+  });
+
   it('makes with the service’s tracer the spans the SDK’s makes, ids and times aside', () => {
     // Ids and times differ from run to run; everything else, field for field.
     const shape = (spans: ReadableSpan[]) => {
