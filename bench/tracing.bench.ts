@@ -8,11 +8,12 @@
 // parentbased_always_on). "Off" has no OTEL_* variable at all: those of the caller's
 // environment are removed from both runs.
 //
-// - tracing-http: `node bin/consigna.js serve` (as the HTTP tables run it) on a fresh
-//   database, off, then the same on a second fresh database, on; in each, POST
-//   /v1/links and GET /v1/links/{id} as bench/links.bench.ts drives them (its own
-//   setups), closed loop (autocannon, 64 connections): --warmup s unmeasured, then
-//   --duration s measured. Ratio: req/s on ÷ req/s off.
+// - tracing-http: `node bin/consigna.js serve` (as the HTTP tables run it), four side by
+//   side, each on a fresh database: off, on, sampled and a second off (the control: how
+//   far two identical services differ here); in each, POST /v1/links and
+//   GET /v1/links/{id} as bench/links.bench.ts drives them (its own setups), closed loop
+//   (autocannon, 64 connections): --warmup s unmeasured, then --duration s measured in
+//   rounds served in turns. Ratio: req/s on ÷ req/s off.
 // - tracing-delivery: one channel's webhook drain, as webhook-throughput measures it
 //   (bench/webhooks.bench.ts): QUEUED events queued in one transaction, delivered by
 //   `node bin/consigna.js worker` to the fast receiver (lib/webhooks/receiver.ts), rate
@@ -91,8 +92,10 @@ export const suites: BenchSuite[] = [
 ];
 
 // 'sampled': on, with the head sampler keeping one trace in ten (parentbased_traceidratio 0.1).
-type Mode = 'off' | 'on' | 'sampled';
-const MODES: Mode[] = ['off', 'on', 'sampled'];
+// 'control': off again, in a second service: how far two identical services side by side
+// differ here, the noise floor against which on ÷ off is read.
+type Mode = 'off' | 'on' | 'sampled' | 'control';
+const MODES: Mode[] = ['off', 'on', 'sampled', 'control'];
 const SAMPLED_RATIO = '0.1';
 /** tracing-http: the measured seconds of each case and mode, in this many turns. */
 const HTTP_ROUNDS = 5;
@@ -222,7 +225,7 @@ function serviceBase(ctx: SuiteContext): NodeJS.ProcessEnv {
 
 /** Tracing on: the sink as the OTLP endpoint, everything else at its default. */
 function withTracing(env: NodeJS.ProcessEnv, mode: Mode, sink: OtlpSink): NodeJS.ProcessEnv {
-  if (mode === 'off') return env;
+  if (mode === 'off' || mode === 'control') return env;
   const sampler =
     mode === 'sampled' ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: SAMPLED_RATIO } : {};
   return { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, ...sampler };
@@ -402,7 +405,7 @@ async function httpRuns(
   const served: Served[] = [];
   try {
     for (const mode of MODES) served.push(await startServed(ctx, mode, sinks[mode]));
-    const cases: Record<Mode, CaseRun[]> = { off: [], on: [], sampled: [] };
+    const cases: Record<Mode, CaseRun[]> = { off: [], on: [], sampled: [], control: [] };
     const phase = Math.max(1, Math.round(ctx.duration / HTTP_ROUNDS));
     for (const benchCase of benchCases) {
       const specs = [];
@@ -486,17 +489,21 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
   // A sink per mode, so that what each received is its own even while the others run.
   const offSink = await startSink();
   const sampledSink = await startSink();
+  const controlSink = await startSink();
   let runs: Record<Mode, HttpRun>;
   try {
-    runs = await httpRuns(ctx, { off: offSink, on: sink, sampled: sampledSink }, benchCases);
+    runs = await httpRuns(ctx, { off: offSink, on: sink, sampled: sampledSink, control: controlSink }, benchCases);
   } finally {
     await offSink.close();
     await sampledSink.close();
+    await controlSink.close();
   }
-  const { off, on, sampled } = runs;
+  const { off, on, sampled, control } = runs;
   const figure = (r: LoadResult) => `${int(r.rps)} req/s · p50 ${msText(r.p50)} · p99 ${msText(r.p99)} ms`;
   const problems: string[] = [];
   if (off.sink.requests > 0) problems.push(`the sink received ${off.sink.requests} export requests while tracing was off`);
+  if (control.sink.requests > 0)
+    problems.push(`the control's sink received ${control.sink.requests} export requests (its tracing is off)`);
   if (on.sink.requests === 0) problems.push('the sink received no export request while tracing was on: no span flowed');
   const rows: SuiteRow[] = benchCases.map((benchCase, i) => {
     const a = off.cases[i]!;
@@ -531,16 +538,37 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
       };
     }),
   );
+  rows.push(
+    ...benchCases.map((benchCase, i): SuiteRow => {
+      const a = off.cases[i]!;
+      const d = control.cases[i]!;
+      return {
+        part: 'tracing-http',
+        name: `${benchCase.name}, a second service with tracing off (control)`,
+        figure: `off, second: ${figure(d.result)}`,
+        baseline: `off: ${figure(a.result)}`,
+        ratio: d.result.rps / a.result.rps,
+        target: 'none: the spread between two identical services, the noise floor of the rows above',
+        verdicts: {},
+        ...(d.error ? { error: `control: ${d.error}` } : {}),
+      };
+    }),
+  );
   const caseNote = (a: CaseRun, b: CaseRun) =>
     `  ${a.name}: p99 on ÷ off ${(b.result.p99 / a.result.p99).toFixed(2)}×; service CPU per request off ${perUnit(a.cpuSeconds, a.result.requests)}, on ${perUnit(b.cpuSeconds, b.result.requests)}; ` +
     `${int(a.result.requests)} / ${int(b.result.requests)} requests; sink during its measured rounds: ${b.sink.requests} export requests, ${kb(b.sink.bytes)}`;
   const notes = [
-    `http: node bin/consigna.js serve, one for each mode (off, on, sampled) side by side, each with its own fresh database; the cases of bench/links.bench.ts (their setups: 1 + 100 links created), ` +
+    `http: node bin/consigna.js serve, one for each mode (off, on, sampled, and a second off as the control) side by side, each with its own fresh database; the cases of bench/links.bench.ts (their setups: 1 + 100 links created), ` +
       `autocannon in the bench process, ${CONNECTIONS} connections; per case, ${ctx.warmup} s warm-up of each mode, then ${HTTP_ROUNDS} rounds of ${Math.max(1, Math.round(ctx.duration / HTTP_ROUNDS))} s per mode in turns (order rotating); ` +
       `ratio = requests on ÷ requests off over all rounds; p50, p99: the rounds' median.`,
     ...benchCases.map(
       (_, i) =>
         `  ${off.cases[i]!.name}, on ÷ off per round: ${on.cases[i]!.perRound.map((rps, r) => (rps / off.cases[i]!.perRound[r]!).toFixed(2)).join(', ')}`,
+    ),
+    ...benchCases.map(
+      (_, i) =>
+        `  ${off.cases[i]!.name}, control ÷ off per round: ${control.cases[i]!.perRound.map((rps, r) => (rps / off.cases[i]!.perRound[r]!).toFixed(2)).join(', ')}; ` +
+        `control's CPU per request ${perUnit(control.cases[i]!.cpuSeconds, control.cases[i]!.result.requests)}`,
     ),
     ...benchCases.map((_, i) => caseNote(off.cases[i]!, on.cases[i]!)),
     ...benchCases.map(
@@ -550,7 +578,7 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
     `  sink, tracing on, from the service's start to its exit (shutdown flush included): ${on.sink.requests} export requests, ${kb(on.sink.bytes)}; tracing off: ${off.sink.requests} (expected 0); ` +
       `load average at the end: off ${loadText(off.loadAverage)}, on ${loadText(on.loadAverage)}`,
   ];
-  return { rows, notes, raw: { connections: CONNECTIONS, off, on, sampled } };
+  return { rows, notes, raw: { connections: CONNECTIONS, off, on, sampled, control } };
 }
 
 // ---------------------------------------------------------------------------------
