@@ -27,7 +27,7 @@ function tracedDriver(driver: Driver, tracer: () => Tracer | undefined): Driver 
   // a driver relying on its own class keeps working. One wrapper per pooled connection,
   // made the first time it is handed out and kept on it: a property read each way, where
   // two WeakMap lookups and an async function around each acquire were 1.7 µs of a traced
-  // GET /v1/links/{id} in a CPU profile of the service (about 1.3 % of its CPU there).
+  // GET /v1/links/{id} in a CPU profile of the service (about 1 % of its CPU there).
   const wrap = (connection: Wrapped): DatabaseConnection => {
     let wrapper = connection[WRAPPER];
     if (!wrapper) {
