@@ -54,7 +54,7 @@ export function requestTracingHooks(tracer: Tracer): {
     const route = request.routeOptions.url;
     const method = request.method;
     const header = request.headers.traceparent;
-    const remote = header === undefined ? undefined : parseTraceparent(typeof header === 'string' ? header : undefined);
+    const remote = parseTraceparent(typeof header === 'string' ? header : undefined);
     const parent = remote ? trace.setSpanContext(LEAN_ROOT, remote) : LEAN_ROOT;
     const attributes: Attributes = route
       ? { 'http.request.method': method, 'http.route': route, 'consigna.request.id': request.id }

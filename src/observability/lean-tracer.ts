@@ -249,11 +249,12 @@ export class LeanTracer implements Tracer {
     const parentContext = options.root ? trace.deleteSpan(context) : context;
     const parentSpan = trace.getSpan(parentContext);
     const parent = parentSpan?.spanContext();
+    const leanParent = parentSpan instanceof LeanSpan ? parentSpan : undefined;
     // Ours are valid by construction; anything else (a remote context) is checked.
-    const valid = parent !== undefined && (parentSpan instanceof LeanSpan || trace.isSpanContextValid(parent));
+    const valid = parent !== undefined && (leanParent !== undefined || trace.isSpanContextValid(parent));
     const traceId = valid ? parent.traceId : randomHex(32);
-    const traceIdBytes = valid ? (parentSpan instanceof LeanSpan ? parentSpan.traceIdBytes : undefined) : lastPool;
-    const traceIdAt = valid ? (parentSpan instanceof LeanSpan ? parentSpan.traceIdAt : 0) : lastAt;
+    const traceIdBytes = valid ? leanParent?.traceIdBytes : lastPool;
+    const traceIdAt = valid ? (leanParent?.traceIdAt ?? 0) : lastAt;
     const kind = options.kind ?? SpanKind.INTERNAL;
     let sampled: boolean;
     let extra: Attributes | undefined;
@@ -296,9 +297,9 @@ export class LeanTracer implements Tracer {
     span.traceIdAt = traceIdAt;
     span.spanIdBytes = spanIdBytes;
     span.spanIdAt = spanIdAt;
-    if (valid && parentSpan instanceof LeanSpan) {
-      span.parentIdBytes = parentSpan.spanIdBytes;
-      span.parentIdAt = parentSpan.spanIdAt;
+    if (leanParent) {
+      span.parentIdBytes = leanParent.spanIdBytes;
+      span.parentIdAt = leanParent.spanIdAt;
     }
     this.shared.processor.onStart(span, parentContext);
     return span;

@@ -22,18 +22,21 @@ import type { TracingConfig } from '../../src/config/config.ts';
 import { decodeTraceRequest } from '../helpers/otlp.ts';
 import { waitFor } from '../helpers/wait.ts';
 
+/** A span processor that keeps every span that ends, in `ended`. */
+const capturing = (ended: ReadableSpan[]): SpanProcessor => ({
+  onStart() {},
+  onEnd: (span) => void ended.push(span),
+  forceFlush: async () => {},
+  shutdown: async () => {},
+});
+
 /**
  * Every kind of span a tracer can end: each field, each attribute type, lengths of 1, 2 and
  * 3 bytes. By the SDK's tracer, or by the service's own (the one tracing.ts runs).
  */
 function madeSpans(by: 'sdk' | 'lean'): ReadableSpan[] {
   const ended: ReadableSpan[] = [];
-  const capture: SpanProcessor = {
-    onStart() {},
-    onEnd: (span) => void ended.push(span),
-    forceFlush: async () => {},
-    shutdown: async () => {},
-  };
+  const capture = capturing(ended);
   const resource = resourceFromAttributes({ 'service.name': 'consigna-teste', 'process.pid': 4242, 'x.ratio': 0.5 });
   const tracer =
     by === 'sdk'
@@ -146,7 +149,7 @@ describe('OTLP/protobuf encoding', () => {
     const tracer = new LeanTracer({
       resource: resourceFromAttributes({ 'service.name': 'consigna-teste' }),
       scope: { name: 'consigna' },
-      processor: { onStart() {}, onEnd: (span) => void ended.push(span), forceFlush: async () => {}, shutdown: async () => {} },
+      processor: capturing(ended),
       sampler: new AlwaysOnSampler(),
     });
     // More ids than one draw of random bytes holds (4 KB: 170 root spans' ids).
@@ -197,7 +200,7 @@ describe('OTLP/protobuf encoding', () => {
     const tracer = new LeanTracer({
       resource: resourceFromAttributes({ 'service.name': 'consigna-teste' }),
       scope: { name: 'consigna' },
-      processor: { onStart() {}, onEnd: (span) => void ended.push(span), forceFlush: async () => {}, shutdown: async () => {} },
+      processor: capturing(ended),
       sampler: new TraceIdRatioBasedSampler(0),
       parentBased: true,
     });
