@@ -231,6 +231,33 @@ describe('delivery queue plans', () => {
     await sql`delete from delivery_channels`.execute(database.db);
   });
 
+  // Two claims side by side (two workers, or one worker's two claims during a backlog):
+  // the second skips what the first locked. Were the first to lock a row it does not
+  // take, that row would go out after the second claim's newer rows, a batch late.
+  it.runIf(usingPostgres())('locks only the rows it takes: a claim beside it takes the very next ones', async () => {
+    const beside = await openDatabase({ databaseUrl: testDb.url, dataDir: 'memory', poolSize: 1 });
+    try {
+      const now = new Date();
+      const { rows: due } = await sql<{ id: string }>`
+        select id from deliveries where channel_id = ${big} and status = 'PENDENTE' and next_attempt_at <= ${now}
+        order by next_attempt_at limit 20
+      `.execute(database.db);
+      const onlyBig = { limits: new Map(small.map((channelId) => [channelId, 0])) };
+      const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
+      const [first, second] = await database.db.transaction().execute(async (tx) => {
+        const first = await claimDue(tx, now, 10, 60, onlyBig);
+        // Still uncommitted: every lock the first claim took is held.
+        return [first, await claimDue(beside.db, now, 10, 60, onlyBig)] as const;
+      });
+      expect(ids(first.rows)).toEqual(ids(due.slice(0, 10)));
+      expect(ids(second.rows)).toEqual(ids(due.slice(10, 20)));
+      expect([first.more, second.more]).toEqual([true, true]);
+      expect(await releaseClaims(database.db, [...first.rows, ...second.rows], now)).toBe(20);
+    } finally {
+      await beside.close();
+    }
+  });
+
   const count = (rows: { channelId: string }[]) =>
     Object.fromEntries(Object.entries(Object.groupBy(rows, (c) => c.channelId)).map(([k, v]) => [k, v!.length]));
 

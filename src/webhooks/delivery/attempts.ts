@@ -50,11 +50,13 @@ export interface ClaimedDelivery {
  * crash of ours must not cost the channel an attempt nor leave the delivery unsent).
  *
  * Fair between channels, in the same statement:
- * - Every channel with due rows gets an equal share of the batch (at least one row,
- *   at most `perChannel` or its entry in `limits`), taken oldest first, and the batch takes the shares in turns: every channel's
- *   first row, then every channel's second… No backlog, however old or large, fills
- *   a batch while another channel has due work. (`more` says a channel had more due
- *   than its share: the worker claims again at once.)
+ * - Every channel with due rows gets an equal share of the batch (at most `perChannel`
+ *   or its entry in `limits`; the remainder, or with more channels than rows the
+ *   rows, to the channels whose oldest due row waited longest), taken oldest first, and
+ *   the batch takes the shares in turns: every channel's first row, then every
+ *   channel's second… No backlog, however old or large, fills a batch while another
+ *   channel has due work. (`more` says a channel had more due than its share: the
+ *   worker claims again at once.) The statement locks only the rows it claims.
  * - A contained channel's share is one attempt across every worker: 1 less its rows
  *   under a live lease (liveLeases: a range of the queue index), plus the results this
  *   claim records. Its other due rows are not claimed: they keep their attempt count
@@ -188,22 +190,29 @@ async function claimStatement(
     active as materialized (
       select w.channel_id, h.contained_since is not null or w.channel_id = any (${contained}::uuid[]) as contained,
         coalesce((select l.n from limits l where l.channel_id = w.channel_id), ${perChannel}::int) as most,
-        coalesce(h.last_failure_at > ${now}::timestamptz - make_interval(secs => ${probeIntervalMs / 1000}), false) as resting
+        coalesce(h.last_failure_at > ${now}::timestamptz - make_interval(secs => ${probeIntervalMs / 1000}), false) as resting,
+        oldest.oldest_at
       from webhooks w left join delivery_channels h on h.channel_id = w.channel_id
       -- The channel's oldest due row, one probe of the queue index per channel. Not
       -- "exists": planned while the table was small (a prepared statement keeps its
       -- generic plan), that became a sequential scan of every delivery, in every claim
       -- (measured: 8.6 ms a claim on 82,000 rows, half the drain's database CPU).
       cross join lateral (
-        select 1 from deliveries d
+        select d.next_attempt_at as oldest_at from deliveries d
         where d.channel_id = w.channel_id and d.status = 'PENDENTE' and d.next_attempt_at <= ${now} ${notRecorded}
         order by d.next_attempt_at limit 1
       ) oldest
     ),
+    -- Shares that add up to the batch at most (the remainder to the channels waiting
+    -- longest): a claim locks only the rows it takes (see due).
     room as materialized (
       select channel_id, false as contained,
-        least(ceil(${limit}::numeric / (select count(*) from active where most > 0))::int, most) as room
-      from active where not contained and most > 0
+        least(${limit}::int / n + case when rank <= ${limit}::int % n then 1 else 0 end, most) as room
+      from (
+        select channel_id, most, (select count(*) from active where most > 0)::int as n,
+          row_number() over (order by oldest_at, channel_id) as rank
+        from active where not contained and most > 0
+      ) shares
       union all
       select c.channel_id, true,
         case when a.most = 0 or a.resting then 0
@@ -214,20 +223,23 @@ async function claimStatement(
       join active a on a.channel_id = c.channel_id
     ),
     due as (
-      -- One row past each channel's room, to see whether it has more due than it may
-      -- take now (that row is locked for the statement, never claimed).
-      select d.id, d.channel_id, d.next_attempt_at, r.room, r.contained,
+      -- Only the rows it takes: a row locked for the statement and not taken would be
+      -- skipped by a claim running beside it, and go out a batch after the newer rows
+      -- that claim took (measured once in CI: an event 64 places late, when this
+      -- locked one row past each share to see whether the channel had more).
+      select d.id, d.channel_id, d.next_attempt_at,
         row_number() over (partition by d.channel_id order by d.next_attempt_at) as turn
       from room r cross join lateral (
         select id, channel_id, next_attempt_at from deliveries
         where channel_id = r.channel_id and status = 'PENDENTE' and next_attempt_at <= ${now} ${notRecorded}
         order by next_attempt_at
-        limit greatest(least(r.room, ${limit}::int), 0) + 1
+        limit greatest(least(r.room, ${limit}::int), 0)
         for update skip locked
       ) d
     ),
     turns as (
-      select id from due where turn <= room
+      -- The shares add up to the batch; only contained channels' probes may go past it.
+      select id from due
       order by turn, next_attempt_at
       limit ${limit}
     ),
@@ -240,10 +252,22 @@ async function claimStatement(
         encode(w.secret_sealed, 'hex') as secret_sealed, encode(w.previous_secret_sealed, 'hex') as previous_secret_sealed,
         w.previous_valid_until
     ),
+    -- Channels with more due than this claim took: no share at all (every channel
+    -- in room has a due row), or a full share and a row past it. That row is read, not
+    -- locked; it may be one a claim beside this one is taking (one claim more, at
+    -- the end of a backlog).
     left_over as (
-      select array_agg(channel_id) filter (where contained) as held,
-             coalesce(bool_or(not contained), false) as more
-      from due where turn > room
+      select array_agg(r.channel_id) filter (where r.contained) as held,
+             coalesce(bool_or(not r.contained), false) as more
+      from room r
+      where r.room <= 0 or (
+        (select count(*) from due where due.channel_id = r.channel_id) >= r.room
+        and exists (
+          select 1 from deliveries d
+          where d.channel_id = r.channel_id and d.status = 'PENDENTE' and d.next_attempt_at <= ${now} ${notRecorded}
+          order by d.next_attempt_at offset r.room limit 1
+        )
+      )
     )
     -- Each claimed row's event by its key, one probe each (the limit keeps the planner from
     -- turning the probes into a join): joined, a plan made while the events table was small
