@@ -8,12 +8,13 @@
 // parentbased_always_on). "Off" has no OTEL_* variable at all: those of the caller's
 // environment are removed from both runs.
 //
-// - tracing-http: `node bin/consigna.js serve` (as the HTTP tables run it), four side by
-//   side, each on a fresh database: off, on, sampled and a second off (the control: how
-//   far two identical services differ here); in each, POST /v1/links and
-//   GET /v1/links/{id} as bench/links.bench.ts drives them (its own setups), closed loop
-//   (autocannon, 64 connections): --warmup s unmeasured, then --duration s measured in
-//   rounds served in turns. Ratio: req/s on ÷ req/s off.
+// - tracing-http: `node bin/consigna.js serve` (as the HTTP tables run it), five side by
+//   side, each on a fresh database: off, on, sampled, a second off and a second on (how
+//   far two identical services differ here, for their whole life, is as large as what is
+//   measured); in each, POST /v1/links and GET /v1/links/{id} as bench/links.bench.ts
+//   drives them (its own setups), closed loop (autocannon, 64 connections): --warmup s
+//   unmeasured, then --duration s measured in rounds served in turns. Ratio: req/s of
+//   the two on services together ÷ the two off services together.
 // - tracing-delivery: one channel's webhook drain, as webhook-throughput measures it
 //   (bench/webhooks.bench.ts): QUEUED events queued in one transaction, delivered by
 //   `node bin/consigna.js worker` to the fast receiver (lib/webhooks/receiver.ts), rate
@@ -92,10 +93,12 @@ export const suites: BenchSuite[] = [
 ];
 
 // 'sampled': on, with the head sampler keeping one trace in ten (parentbased_traceidratio 0.1).
-// 'control': off again, in a second service: how far two identical services side by side
-// differ here, the noise floor against which on ÷ off is read.
-type Mode = 'off' | 'on' | 'sampled' | 'control';
-const MODES: Mode[] = ['off', 'on', 'sampled', 'control'];
+// 'control' and 'repeat': off and on again, each in a second service. Two identical
+// services side by side differ here by up to 10 % for their whole life (one process's
+// JIT and heap, one database): the HTTP rows compare off and on two services each, and
+// the second of each against the first shows the noise floor.
+type Mode = 'off' | 'on' | 'sampled' | 'control' | 'repeat';
+const MODES: Mode[] = ['off', 'on', 'sampled', 'control', 'repeat'];
 const SAMPLED_RATIO = '0.1';
 /** tracing-http: the measured seconds of each case and mode, in this many turns. */
 const HTTP_ROUNDS = 5;
@@ -341,6 +344,9 @@ async function startServed(ctx: SuiteContext, mode: Mode, sink: OtlpSink): Promi
       LOG_LEVEL,
       // One channel sends all the load (as in the HTTP tables).
       CONSIGNA_RATE_LIMIT_API: ctx.env.CONSIGNA_RATE_LIMIT_API ?? '0/60',
+      // Five services at the default 20 (and their listening connections) would pass
+      // PostgreSQL's default max_connections of 100, and answer 503 db_unavailable.
+      CONSIGNA_PG_POOL_SIZE: ctx.env.CONSIGNA_PG_POOL_SIZE ?? '16',
     });
     // The channel with the CLI (as the HTTP tables create theirs), never traced.
     const output = await runCommand(
@@ -405,7 +411,7 @@ async function httpRuns(
   const served: Served[] = [];
   try {
     for (const mode of MODES) served.push(await startServed(ctx, mode, sinks[mode]));
-    const cases: Record<Mode, CaseRun[]> = { off: [], on: [], sampled: [], control: [] };
+    const cases: Record<Mode, CaseRun[]> = { off: [], on: [], sampled: [], control: [], repeat: [] };
     const phase = Math.max(1, Math.round(ctx.duration / HTTP_ROUNDS));
     for (const benchCase of benchCases) {
       const specs = [];
@@ -490,31 +496,49 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
   const offSink = await startSink();
   const sampledSink = await startSink();
   const controlSink = await startSink();
+  const repeatSink = await startSink();
   let runs: Record<Mode, HttpRun>;
   try {
-    runs = await httpRuns(ctx, { off: offSink, on: sink, sampled: sampledSink, control: controlSink }, benchCases);
+    runs = await httpRuns(
+      ctx,
+      { off: offSink, on: sink, sampled: sampledSink, control: controlSink, repeat: repeatSink },
+      benchCases,
+    );
   } finally {
     await offSink.close();
     await sampledSink.close();
     await controlSink.close();
+    await repeatSink.close();
   }
-  const { off, on, sampled, control } = runs;
+  const { off, on, sampled, control, repeat } = runs;
   const figure = (r: LoadResult) => `${int(r.rps)} req/s · p50 ${msText(r.p50)} · p99 ${msText(r.p99)} ms`;
+  // Two services' requests over their seconds together.
+  const pooled = (x: CaseRun, y: CaseRun) =>
+    (x.result.requests + y.result.requests) / (x.result.durationSeconds + y.result.durationSeconds);
   const problems: string[] = [];
   if (off.sink.requests > 0) problems.push(`the sink received ${off.sink.requests} export requests while tracing was off`);
   if (control.sink.requests > 0)
     problems.push(`the control's sink received ${control.sink.requests} export requests (its tracing is off)`);
-  if (on.sink.requests === 0) problems.push('the sink received no export request while tracing was on: no span flowed');
+  if (on.sink.requests === 0 || repeat.sink.requests === 0)
+    problems.push('a sink received no export request while tracing was on: no span flowed');
   const rows: SuiteRow[] = benchCases.map((benchCase, i) => {
     const a = off.cases[i]!;
     const b = on.cases[i]!;
-    const ratio = b.result.rps / a.result.rps;
-    const errors = [...(a.error ? [`off: ${a.error}`] : []), ...(b.error ? [`on: ${b.error}`] : []), ...problems];
+    const a2 = control.cases[i]!;
+    const b2 = repeat.cases[i]!;
+    const ratio = pooled(b, b2) / pooled(a, a2);
+    const errors = [
+      ...(a.error ? [`off: ${a.error}`] : []),
+      ...(b.error ? [`on: ${b.error}`] : []),
+      ...(a2.error ? [`off, second: ${a2.error}`] : []),
+      ...(b2.error ? [`on, second: ${b2.error}`] : []),
+      ...problems,
+    ];
     return {
       part: 'tracing-http',
-      name: `${benchCase.name}, closed loop, ${CONNECTIONS} connections`,
-      figure: `on: ${figure(b.result)}`,
-      baseline: `off: ${figure(a.result)}`,
+      name: `${benchCase.name}, closed loop, ${CONNECTIONS} connections, two services each`,
+      figure: `on: ${int(b.result.rps)} + ${int(b2.result.rps)} req/s · p99 ${msText(b.result.p99)}, ${msText(b2.result.p99)} ms`,
+      baseline: `off: ${int(a.result.rps)} + ${int(a2.result.rps)} req/s · p99 ${msText(a.result.p99)}, ${msText(a2.result.p99)} ms`,
       ratio,
       target: `req/s ${TARGET}`,
       verdicts: { [`≥ ${MIN_RATIO.toFixed(2)}×`]: ratio >= MIN_RATIO },
@@ -523,14 +547,14 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
   });
   rows.push(
     ...benchCases.map((benchCase, i): SuiteRow => {
-      const a = off.cases[i]!;
       const c = sampled.cases[i]!;
-      const ratio = c.result.rps / a.result.rps;
+      const offBoth = pooled(off.cases[i]!, control.cases[i]!);
+      const ratio = c.result.rps / offBoth;
       return {
         part: 'tracing-http',
         name: `${benchCase.name}, sampled ${SAMPLED_RATIO} (parentbased_traceidratio)`,
         figure: `sampled: ${figure(c.result)}`,
-        baseline: `off: ${figure(a.result)}`,
+        baseline: `off, two services: ${int(offBoth)} req/s`,
         ratio,
         target: `req/s ${TARGET}`,
         verdicts: { [`≥ ${MIN_RATIO.toFixed(2)}×`]: ratio >= MIN_RATIO },
@@ -538,29 +562,35 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
       };
     }),
   );
+  // Second service ÷ first, with no target: the noise floor of the rows above.
+  const spread = (first: HttpRun, second: HttpRun, label: string, what: string, target: string) =>
+    benchCases.map((benchCase, i): SuiteRow => ({
+      part: 'tracing-http',
+      name: `${benchCase.name}, a second service with ${what}`,
+      figure: `${label}, second: ${figure(second.cases[i]!.result)}`,
+      baseline: `${label}: ${figure(first.cases[i]!.result)}`,
+      ratio: second.cases[i]!.result.rps / first.cases[i]!.result.rps,
+      target,
+      verdicts: {},
+      ...(second.cases[i]!.error ? { error: `${label}, second: ${second.cases[i]!.error}` } : {}),
+    }));
   rows.push(
-    ...benchCases.map((benchCase, i): SuiteRow => {
-      const a = off.cases[i]!;
-      const d = control.cases[i]!;
-      return {
-        part: 'tracing-http',
-        name: `${benchCase.name}, a second service with tracing off (control)`,
-        figure: `off, second: ${figure(d.result)}`,
-        baseline: `off: ${figure(a.result)}`,
-        ratio: d.result.rps / a.result.rps,
-        target: 'none: the spread between two identical services, the noise floor of the rows above',
-        verdicts: {},
-        ...(d.error ? { error: `control: ${d.error}` } : {}),
-      };
-    }),
+    ...spread(
+      off,
+      control,
+      'off',
+      'tracing off (control)',
+      'none: the spread between two identical services, the noise floor of the rows above',
+    ),
+    ...spread(on, repeat, 'on', 'tracing on', 'none: the same spread, with tracing on'),
   );
   const caseNote = (a: CaseRun, b: CaseRun) =>
     `  ${a.name}: p99 on ÷ off ${(b.result.p99 / a.result.p99).toFixed(2)}×; service CPU per request off ${perUnit(a.cpuSeconds, a.result.requests)}, on ${perUnit(b.cpuSeconds, b.result.requests)}; ` +
     `${int(a.result.requests)} / ${int(b.result.requests)} requests; sink during its measured rounds: ${b.sink.requests} export requests, ${kb(b.sink.bytes)}`;
   const notes = [
-    `http: node bin/consigna.js serve, one for each mode (off, on, sampled, and a second off as the control) side by side, each with its own fresh database; the cases of bench/links.bench.ts (their setups: 1 + 100 links created), ` +
-      `autocannon in the bench process, ${CONNECTIONS} connections; per case, ${ctx.warmup} s warm-up of each mode, then ${HTTP_ROUNDS} rounds of ${Math.max(1, Math.round(ctx.duration / HTTP_ROUNDS))} s per mode in turns (order rotating); ` +
-      `ratio = requests on ÷ requests off over all rounds; p50, p99: the rounds' median.`,
+    `http: node bin/consigna.js serve, five side by side (off, on, sampled, a second off and a second on), each with its own fresh database and CONSIGNA_PG_POOL_SIZE=16 (five at 20 pass max_connections); the cases of bench/links.bench.ts (their setups: 1 + 100 links created), ` +
+      `autocannon in the bench process, ${CONNECTIONS} connections; per case, ${ctx.warmup} s warm-up of each service, then ${HTTP_ROUNDS} rounds of ${Math.max(1, Math.round(ctx.duration / HTTP_ROUNDS))} s per service in turns (order rotating); ` +
+      `ratio = requests per second of the two on services together ÷ the two off services together, over all rounds (sampled: its one service ÷ the two off); p50, p99: the rounds' median.`,
     ...benchCases.map(
       (_, i) =>
         `  ${off.cases[i]!.name}, on ÷ off per round: ${on.cases[i]!.perRound.map((rps, r) => (rps / off.cases[i]!.perRound[r]!).toFixed(2)).join(', ')}`,
@@ -570,6 +600,11 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
         `  ${off.cases[i]!.name}, control ÷ off per round: ${control.cases[i]!.perRound.map((rps, r) => (rps / off.cases[i]!.perRound[r]!).toFixed(2)).join(', ')}; ` +
         `control's CPU per request ${perUnit(control.cases[i]!.cpuSeconds, control.cases[i]!.result.requests)}`,
     ),
+    ...benchCases.map(
+      (_, i) =>
+        `  ${off.cases[i]!.name}, second on ÷ on per round: ${repeat.cases[i]!.perRound.map((rps, r) => (rps / on.cases[i]!.perRound[r]!).toFixed(2)).join(', ')}; ` +
+        `the second on's CPU per request ${perUnit(repeat.cases[i]!.cpuSeconds, repeat.cases[i]!.result.requests)}`,
+    ),
     ...benchCases.map((_, i) => caseNote(off.cases[i]!, on.cases[i]!)),
     ...benchCases.map(
       (_, i) =>
@@ -578,7 +613,7 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
     `  sink, tracing on, from the service's start to its exit (shutdown flush included): ${on.sink.requests} export requests, ${kb(on.sink.bytes)}; tracing off: ${off.sink.requests} (expected 0); ` +
       `load average at the end: off ${loadText(off.loadAverage)}, on ${loadText(on.loadAverage)}`,
   ];
-  return { rows, notes, raw: { connections: CONNECTIONS, off, on, sampled, control } };
+  return { rows, notes, raw: { connections: CONNECTIONS, off, on, sampled, control, repeat } };
 }
 
 // ---------------------------------------------------------------------------------

@@ -1,0 +1,110 @@
+// GET /v1/links/{id} against several `consigna serve` side by side, by tracing mode, in
+// rotating rounds: each service's CPU per request from /proc, for the whole process and
+// for its main thread (the rest is V8's and libuv's threads). Two services with the same
+// settings differ here by up to 10 % for their whole life (one process's JIT and heap, one
+// database), so each mode is best given two or three services.
+//
+//   node bench/lib/tracing-get-cpu.ts [modes, default off,on,s0,off,on,s0]
+//
+// Modes: off (no OTEL_* variable), on (every span exported to a sink in this process,
+// answering as a collector does), s0 (the sampler at 0: the request hooks, contexts and
+// ids, no span kept). ROUNDS (default 4) rounds of SECS (default 3) seconds per service,
+// 64 connections, after 2 s of warm-up each. PostgreSQL from BENCH_DATABASE_URL or the
+// bench's default. Run by hand (bench/README.md, "Tracing"); prints one line per service.
+import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { cases } from '../links.bench.ts';
+import { createContext } from './context.ts';
+import { runLoad } from './load.ts';
+import { createBenchDatabase, DEFAULT_BENCH_DATABASE_URL } from './postgres.ts';
+import { startService } from './process.ts';
+
+const MODES = (process.argv[2] ?? 'off,on,s0,off,on,s0').split(',');
+const ROUNDS = Number(process.env.ROUNDS ?? 4);
+const SECS = Number(process.env.SECS ?? 3);
+const root = path.resolve(import.meta.dirname, '..', '..');
+const getCase = cases.find((c) => c.id === 'links-get')!;
+
+for (const mode of MODES) if (!['off', 'on', 's0'].includes(mode)) throw new Error(`unknown mode ${mode} (off, on, s0)`);
+
+const sink = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+});
+await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+const sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}`;
+
+/** CPU seconds (user + system) from a /proc stat file. */
+const cpuOf = (file: string) => {
+  const fields = fs.readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+// Below the ephemeral range, where autocannon's and PostgreSQL's client ports are.
+let port = 21_000 + Math.floor(Math.random() * 5_000);
+const served = [];
+try {
+  for (const [i, mode] of MODES.entries()) {
+    const db = await createBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: db.url,
+      CONSIGNA_MASTER_KEY: randomBytes(32).toString('hex'),
+      PORT: String(++port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      CONSIGNA_RATE_LIMIT_API: '0/60',
+      // Six services at the default 20 would pass PostgreSQL's max_connections of 100.
+      CONSIGNA_PG_POOL_SIZE: '12',
+      ...(process.env.CONSIGNA_NODE_FLAGS ? { CONSIGNA_NODE_FLAGS: process.env.CONSIGNA_NODE_FLAGS } : {}),
+    };
+    const channel = JSON.parse(
+      execFileSync(process.execPath, ['bin/consigna.js', 'channels', 'create', '--name', `get-cpu ${i}`, '--json'], {
+        cwd: root,
+        env,
+      }).toString(),
+    );
+    if (mode !== 'off') env.OTEL_EXPORTER_OTLP_ENDPOINT = sinkUrl;
+    if (mode === 's0') Object.assign(env, { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' });
+    const service = await startService({ label: `${i}-${mode}`, args: ['bin/consigna.js', 'serve'], cwd: root, env, port });
+    served.push({
+      label: `${i}-${mode}`,
+      service,
+      db,
+      spec: await getCase.setup(createContext(service.url, 'postgres', channel)),
+    });
+  }
+  const totals = served.map(() => ({ requests: 0, cpu: 0, main: 0 }));
+  for (const s of served) await runLoad(s.spec, { url: s.service.url, connections: 64, duration: 2, warmup: 0 });
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < served.length; k++) {
+      const i = (k + round) % served.length;
+      const { service, spec } = served[i]!;
+      const pid = service.pid;
+      const cpu = cpuOf(`/proc/${pid}/stat`);
+      const main = cpuOf(`/proc/${pid}/task/${pid}/stat`);
+      const result = await runLoad(spec, { url: service.url, connections: 64, duration: SECS, warmup: 0 });
+      totals[i]!.cpu += cpuOf(`/proc/${pid}/stat`) - cpu;
+      totals[i]!.main += cpuOf(`/proc/${pid}/task/${pid}/stat`) - main;
+      totals[i]!.requests += result.requests;
+    }
+  }
+  const us = (seconds: number, requests: number) => ((1e6 * seconds) / requests).toFixed(1);
+  for (const [i, s] of served.entries()) {
+    const t = totals[i]!;
+    console.log(
+      `${s.label.padEnd(6)} ${Math.round(t.requests / (ROUNDS * SECS))} req/s · CPU per request ${us(t.cpu, t.requests)} µs ` +
+        `(main thread ${us(t.main, t.requests)}, other threads ${us(t.cpu - t.main, t.requests)})`,
+    );
+  }
+} finally {
+  for (const s of served) {
+    await s.service.stop();
+    await s.db.drop();
+  }
+  sink.close();
+}
