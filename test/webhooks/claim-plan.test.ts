@@ -258,6 +258,39 @@ describe('delivery queue plans', () => {
     }
   });
 
+  // The same with more channels than the batch has rows and a contained channel's probe:
+  // the probe and a row of each channel would pass the batch, and the statement must stop
+  // at it instead of locking one more row that it then leaves.
+  it.runIf(usingPostgres())('stops at the batch with a probe and more channels than rows', async () => {
+    const beside = await openDatabase({ databaseUrl: testDb.url, dataDir: 'memory', poolSize: 1 });
+    try {
+      const now = new Date();
+      const oldest = async (channelId: string, n: number) =>
+        (
+          await sql<{ id: string }>`
+            select id from deliveries where channel_id = ${channelId} and status = 'PENDENTE' and next_attempt_at <= ${now}
+            order by next_attempt_at limit ${n}
+          `.execute(database.db)
+        ).rows.map((r) => r.id);
+      const expected = { [small[0]!]: await oldest(small[0]!, 3), [small[1]!]: await oldest(small[1]!, 3) };
+      const [first, second] = await database.db.transaction().execute(async (tx) => {
+        const first = await claimDue(tx, now, 2, 60, { contained: [big] });
+        return [first, await claimDue(beside.db, now, 4, 60, { limits: new Map([[big, 0]]) })] as const;
+      });
+      expect(first.rows).toHaveLength(2);
+      expect(first.more).toBe(true);
+      // Each small channel's rows, both claims together: its oldest, with no gap.
+      for (const channelId of small) {
+        const taken = [...first.rows, ...second.rows].filter((r) => r.channelId === channelId).map((r) => r.id);
+        expect(taken.sort(), channelId).toEqual(expected[channelId]!.slice(0, taken.length).sort());
+      }
+      expect(second.rows).toHaveLength(4);
+      await releaseClaims(database.db, [...first.rows, ...second.rows], now);
+    } finally {
+      await beside.close();
+    }
+  });
+
   const count = (rows: { channelId: string }[]) =>
     Object.fromEntries(Object.entries(Object.groupBy(rows, (c) => c.channelId)).map(([k, v]) => [k, v!.length]));
 

@@ -51,10 +51,11 @@ export interface ClaimedDelivery {
  *
  * Fair between channels, in the same statement:
  * - Every channel with due rows gets an equal share of the batch (at most `perChannel`
- *   or its entry in `limits`; the remainder, or with more channels than rows the
- *   rows, to the channels whose oldest due row waited longest), taken oldest first, and
- *   the batch takes the shares in turns: every channel's first row, then every
- *   channel's second… No backlog, however old or large, fills a batch while another
+ *   or its entry in `limits`; the remainder to the channels whose oldest due row waited
+ *   longest), taken oldest first. With more such channels than the batch has rows, one
+ *   row each to the channels whose oldest due row waited longest (a claim running beside
+ *   another ranks them alike, and takes those channels' next rows; they fall back once
+ *   their rows are leased). No backlog, however old or large, fills a batch while another
  *   channel has due work. (`more` says a channel had more due than its share: the
  *   worker claims again at once.) The statement locks only the rows it claims.
  * - A contained channel's share is one attempt across every worker: 1 less its rows
@@ -67,7 +68,8 @@ export interface ClaimedDelivery {
  *   the same row, see recordEvent) never wait for a claim. And none within
  *   `probeIntervalMs` of its last failure (channel-slots.ts, PROBE_INTERVAL_MS).
  * The work is one index probe per channel with a webhook, plus each channel's share
- * of rows and one more: O(channels + batch), never O(backlog).
+ * of rows, read twice when it is taken whole (locked, then to look one row past it):
+ * O(channels + batch), never O(backlog).
  *
  * Only channels that still have a webhook are walked: an orphan row (none should
  * exist, see recordEvent) can never be sent, and must not make a full queue look
@@ -203,18 +205,20 @@ async function claimStatement(
         order by d.next_attempt_at limit 1
       ) oldest
     ),
-    -- Shares that add up to the batch at most (the remainder to the channels waiting
-    -- longest): a claim locks only the rows it takes (see due).
+    -- Shares that add up to the batch at most, after one row per contained channel: with
+    -- no more channels than rows, an equal share each and the remainder to those waiting
+    -- longest; with more, one row each, and the walk in due takes the batch's worth.
     room as materialized (
-      select channel_id, false as contained,
-        least(${limit}::int / n + case when rank <= ${limit}::int % n then 1 else 0 end, most) as room
+      select channel_id, false as contained, rank as ord,
+        least(case when n > budget then 1 else budget / n + case when rank <= budget % n then 1 else 0 end end, most) as room
       from (
-        select channel_id, most, (select count(*) from active where most > 0)::int as n,
+        select channel_id, most, (select count(*) from active where not contained and most > 0)::int as n,
+          greatest(${limit}::int - (select count(*) from active where contained and most > 0)::int, 0) as budget,
           row_number() over (order by oldest_at, channel_id) as rank
         from active where not contained and most > 0
       ) shares
       union all
-      select c.channel_id, true,
+      select c.channel_id, true, 0,
         case when a.most = 0 or a.resting then 0
              else 1 - ${liveLeases(sql`c.channel_id`, now, leaseSeconds)}::int ${endingHere}
         end
@@ -226,48 +230,49 @@ async function claimStatement(
       -- Only the rows it takes: a row locked for the statement and not taken would be
       -- skipped by a claim running beside it, and go out a batch after the newer rows
       -- that claim took (measured once in CI: an event 64 places late, when this
-      -- locked one row past each share to see whether the channel had more).
-      select d.id, d.channel_id, d.next_attempt_at,
-        row_number() over (partition by d.channel_id order by d.next_attempt_at) as turn
-      from room r cross join lateral (
-        select id, channel_id, next_attempt_at from deliveries
+      -- locked one row past each share to see whether the channel had more). The
+      -- channels are walked in order (contained ones' probes first, then those waiting
+      -- longest) and the walk stops at the batch: a row is locked as it is read, and a
+      -- channel whose due rows another claim holds all gives its place to the next one.
+      select d.id, d.channel_id
+      from (select channel_id, room from room where room > 0 order by contained desc, ord) r
+      cross join lateral (
+        select id, channel_id from deliveries
         where channel_id = r.channel_id and status = 'PENDENTE' and next_attempt_at <= ${now} ${notRecorded}
         order by next_attempt_at
-        limit greatest(least(r.room, ${limit}::int), 0)
+        limit least(r.room, ${limit}::int)
         for update skip locked
       ) d
-    ),
-    turns as (
-      -- The shares add up to the batch; only contained channels' probes may go past it.
-      select id from due
-      order by turn, next_attempt_at
       limit ${limit}
     ),
     claimed as (
       update deliveries d
       set tentativas = least(d.tentativas + 1, ${MAX_ATTEMPTS}), next_attempt_at = ${leaseEnd}, lease_id = ${leaseId}
       from webhooks w
-      where d.id = any (array(select id from turns)) and w.channel_id = d.channel_id
+      where d.id = any (array(select id from due)) and w.channel_id = d.channel_id
       returning d.id, d.channel_id, d.tentativas, d.event_id, d.tipo, w.url,
         encode(w.secret_sealed, 'hex') as secret_sealed, encode(w.previous_secret_sealed, 'hex') as previous_secret_sealed,
         w.previous_valid_until
     ),
-    -- Channels with more due than this claim took: no share at all (every channel
-    -- in room has a due row), or a full share and a row past it. That row is read, not
-    -- locked; it may be one a claim beside this one is taking (one claim more, at
-    -- the end of a backlog).
+    taken as (
+      select channel_id, count(*)::int as n from due group by channel_id
+    ),
+    -- Channels with more due than this claim took: no room at all (every channel in room
+    -- had a due row when the statement began); less than its room while the walk stopped
+    -- at the batch (it may not have been reached); or its whole room and a row past it.
+    -- That row is read, not locked: it may be one a claim beside this one is taking (one
+    -- claim more, at the end of a backlog).
     left_over as (
       select array_agg(r.channel_id) filter (where r.contained) as held,
              coalesce(bool_or(not r.contained), false) as more
-      from room r
-      where r.room <= 0 or (
-        (select count(*) from due where due.channel_id = r.channel_id) >= r.room
-        and exists (
+      from room r left join taken t on t.channel_id = r.channel_id
+      where r.room <= 0
+        or (coalesce(t.n, 0) < r.room and (select count(*) from due) >= ${limit}::int)
+        or (coalesce(t.n, 0) >= r.room and exists (
           select 1 from deliveries d
           where d.channel_id = r.channel_id and d.status = 'PENDENTE' and d.next_attempt_at <= ${now} ${notRecorded}
-          order by d.next_attempt_at offset r.room limit 1
-        )
-      )
+          order by d.next_attempt_at offset greatest(r.room, 0) limit 1
+        ))
     )
     -- Each claimed row's event by its key, one probe each (the limit keeps the planner from
     -- turning the probes into a join): joined, a plan made while the events table was small
