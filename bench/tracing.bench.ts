@@ -21,7 +21,6 @@
 //   = deliveries ÷ (last − first arrival). Two workers, each on its own fresh database
 //   and channel, one off and one on, drain in turn, ROUNDS rounds; medians.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
 import os from 'node:os';
@@ -36,6 +35,7 @@ import { registerWebhook } from '../src/webhooks/webhooks.service.ts';
 import { cases as linkCases } from './links.bench.ts';
 import { onCleanup } from './lib/cleanup.ts';
 import { createContext } from './lib/context.ts';
+import { cpuMeter } from './lib/cpu.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
 import {
@@ -110,25 +110,6 @@ const int = (v: number) => Math.round(v).toLocaleString('en-US');
 const msText = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const kb = (bytes: number) => `${(bytes / 1024).toLocaleString('en-US', { maximumFractionDigits: 1 })} KB`;
 const loadText = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
-
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-function cpuMeter(pid: number): () => number | undefined {
-  const before = cpuSeconds(pid);
-  return () => {
-    const after = cpuSeconds(pid);
-    return before !== undefined && after !== undefined ? after - before : undefined;
-  };
-}
 
 const perUnit = (seconds: number | undefined, count: number) =>
   seconds === undefined || count <= 0 ? 'n/a' : `${Math.round((seconds * 1e6) / count)} µs`;

@@ -14,7 +14,6 @@
 // (c) webhook-claims: claimDue(100) latency with 1,000,000 delivered and 100,000
 //     pending rows, next to the same claims on a table without history.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -31,6 +30,7 @@ import { registerWebhook } from '../src/webhooks/webhooks.service.ts';
 import { simulateProposalStatus } from '../src/proposals/simulator.service.ts';
 import { EVENT_FOR, type SimulatableStatus } from '../src/proposals/states.ts';
 import { claimDue, outcome, recordResults } from '../src/webhooks/delivery/attempts.ts';
+import { cpuSeconds } from './lib/cpu.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
 import { channelWithWebhook } from './lib/channel.ts';
 import { BenchError, freePort, sleep, startService, withoutServiceSettings, type ChildService } from './lib/process.ts';
@@ -127,17 +127,6 @@ const loadAverage = () =>
     .loadavg()
     .map((v) => v.toFixed(2))
     .join(' ');
-
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 // ---------------------------------------------------------------------------------
 // The suite

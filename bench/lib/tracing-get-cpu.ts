@@ -13,11 +13,11 @@
 // bench's default. Run by hand (bench/README.md, "Tracing"); prints one line per service.
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { cases } from '../links.bench.ts';
 import { createContext } from './context.ts';
+import { cpuSeconds } from './cpu.ts';
 import { runLoad } from './load.ts';
 import { createBenchDatabase, DEFAULT_BENCH_DATABASE_URL } from './postgres.ts';
 import { startService } from './process.ts';
@@ -36,12 +36,6 @@ const sink = http.createServer((req, res) => {
 });
 await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
 const sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}`;
-
-/** CPU seconds (user + system) from a /proc stat file. */
-const cpuOf = (file: string) => {
-  const fields = fs.readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
 
 // Below the ephemeral range, where autocannon's and PostgreSQL's client ports are.
 let port = 21_000 + Math.floor(Math.random() * 5_000);
@@ -85,11 +79,11 @@ try {
       const i = (k + round) % served.length;
       const { service, spec } = served[i]!;
       const pid = service.pid;
-      const cpu = cpuOf(`/proc/${pid}/stat`);
-      const main = cpuOf(`/proc/${pid}/task/${pid}/stat`);
+      const cpu = cpuSeconds(pid)!;
+      const main = cpuSeconds(pid, pid)!;
       const result = await runLoad(spec, { url: service.url, connections: 64, duration: SECS, warmup: 0 });
-      totals[i]!.cpu += cpuOf(`/proc/${pid}/stat`) - cpu;
-      totals[i]!.main += cpuOf(`/proc/${pid}/task/${pid}/stat`) - main;
+      totals[i]!.cpu += cpuSeconds(pid)! - cpu;
+      totals[i]!.main += cpuSeconds(pid, pid)! - main;
       totals[i]!.requests += result.requests;
     }
   }

@@ -179,15 +179,7 @@ describe('delivery queue plans', () => {
   });
 
   it('takes every channel with due rows in turn, oldest first within each', async () => {
-    const oldest = async (channelId: string) =>
-      (
-        await sql<{ id: string }>`
-          select id from deliveries where channel_id = ${channelId} and status = 'PENDENTE' and next_attempt_at <= now()
-          order by next_attempt_at limit 10
-        `.execute(database.db)
-      ).rows
-        .map((r) => r.id)
-        .sort();
+    const oldest = async (channelId: string) => (await oldestDue(channelId, 10, new Date())).sort();
     const expected = { [big]: await oldest(big), [small[0]!]: await oldest(small[0]!), [small[1]!]: await oldest(small[1]!) };
     const { rows: claimed } = await claimDue(database.db, new Date(), 30, 60);
     const perChannel = Object.groupBy(claimed, (c) => c.channelId);
@@ -235,61 +227,62 @@ describe('delivery queue plans', () => {
   // the second skips what the first locked. Were the first to lock a row it does not
   // take, that row would go out after the second claim's newer rows, a batch late.
   it.runIf(usingPostgres())('locks only the rows it takes: a claim beside it takes the very next ones', async () => {
-    const beside = await openDatabase({ databaseUrl: testDb.url, dataDir: 'memory', poolSize: 1 });
-    try {
-      const now = new Date();
-      const { rows: due } = await sql<{ id: string }>`
-        select id from deliveries where channel_id = ${big} and status = 'PENDENTE' and next_attempt_at <= ${now}
-        order by next_attempt_at limit 20
-      `.execute(database.db);
-      const onlyBig = { limits: new Map(small.map((channelId) => [channelId, 0])) };
-      const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
-      const [first, second] = await database.db.transaction().execute(async (tx) => {
-        const first = await claimDue(tx, now, 10, 60, onlyBig);
-        // Still uncommitted: every lock the first claim took is held.
-        return [first, await claimDue(beside.db, now, 10, 60, onlyBig)] as const;
-      });
-      expect(ids(first.rows)).toEqual(ids(due.slice(0, 10)));
-      expect(ids(second.rows)).toEqual(ids(due.slice(10, 20)));
-      expect([first.more, second.more]).toEqual([true, true]);
-      expect(await releaseClaims(database.db, [...first.rows, ...second.rows], now)).toBe(20);
-    } finally {
-      await beside.close();
-    }
+    const now = new Date();
+    const due = await oldestDue(big, 20, now);
+    const onlyBig = { limits: new Map(small.map((channelId) => [channelId, 0])) };
+    const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
+    const [first, second] = await sideBySide(
+      (tx) => claimDue(tx, now, 10, 60, onlyBig),
+      (db) => claimDue(db, now, 10, 60, onlyBig),
+    );
+    expect(ids(first.rows)).toEqual(due.slice(0, 10).sort());
+    expect(ids(second.rows)).toEqual(due.slice(10, 20).sort());
+    expect([first.more, second.more]).toEqual([true, true]);
+    expect(await releaseClaims(database.db, [...first.rows, ...second.rows], now)).toBe(20);
   });
 
   // The same with more channels than the batch has rows and a contained channel's probe:
   // the probe and a row of each channel would pass the batch, and the statement must stop
   // at it instead of locking one more row that it then leaves.
   it.runIf(usingPostgres())('stops at the batch with a probe and more channels than rows', async () => {
+    const now = new Date();
+    const expected = { [small[0]!]: await oldestDue(small[0]!, 3, now), [small[1]!]: await oldestDue(small[1]!, 3, now) };
+    const [first, second] = await sideBySide(
+      (tx) => claimDue(tx, now, 2, 60, { contained: [big] }),
+      (db) => claimDue(db, now, 4, 60, { limits: new Map([[big, 0]]) }),
+    );
+    expect(first.rows).toHaveLength(2);
+    expect(first.more).toBe(true);
+    // Each small channel's rows, both claims together: its oldest, with no gap.
+    for (const channelId of small) {
+      const taken = [...first.rows, ...second.rows].filter((r) => r.channelId === channelId).map((r) => r.id);
+      expect(taken.sort(), channelId).toEqual(expected[channelId]!.slice(0, taken.length).sort());
+    }
+    expect(second.rows).toHaveLength(4);
+    await releaseClaims(database.db, [...first.rows, ...second.rows], now);
+  });
+
+  /** The ids of a channel's `n` oldest due rows, oldest first. */
+  const oldestDue = async (channelId: string, n: number, now: Date) =>
+    (
+      await sql<{ id: string }>`
+        select id from deliveries where channel_id = ${channelId} and status = 'PENDENTE' and next_attempt_at <= ${now}
+        order by next_attempt_at limit ${n}
+      `.execute(database.db)
+    ).rows.map((r) => r.id);
+
+  /** `first` inside a transaction, then `second` on another connection while it is still uncommitted (its locks held). */
+  async function sideBySide<A, B>(first: (tx: DB) => Promise<A>, second: (db: DB) => Promise<B>): Promise<[A, B]> {
     const beside = await openDatabase({ databaseUrl: testDb.url, dataDir: 'memory', poolSize: 1 });
     try {
-      const now = new Date();
-      const oldest = async (channelId: string, n: number) =>
-        (
-          await sql<{ id: string }>`
-            select id from deliveries where channel_id = ${channelId} and status = 'PENDENTE' and next_attempt_at <= ${now}
-            order by next_attempt_at limit ${n}
-          `.execute(database.db)
-        ).rows.map((r) => r.id);
-      const expected = { [small[0]!]: await oldest(small[0]!, 3), [small[1]!]: await oldest(small[1]!, 3) };
-      const [first, second] = await database.db.transaction().execute(async (tx) => {
-        const first = await claimDue(tx, now, 2, 60, { contained: [big] });
-        return [first, await claimDue(beside.db, now, 4, 60, { limits: new Map([[big, 0]]) })] as const;
+      return await database.db.transaction().execute(async (tx) => {
+        const a = await first(tx);
+        return [a, await second(beside.db)];
       });
-      expect(first.rows).toHaveLength(2);
-      expect(first.more).toBe(true);
-      // Each small channel's rows, both claims together: its oldest, with no gap.
-      for (const channelId of small) {
-        const taken = [...first.rows, ...second.rows].filter((r) => r.channelId === channelId).map((r) => r.id);
-        expect(taken.sort(), channelId).toEqual(expected[channelId]!.slice(0, taken.length).sort());
-      }
-      expect(second.rows).toHaveLength(4);
-      await releaseClaims(database.db, [...first.rows, ...second.rows], now);
     } finally {
       await beside.close();
     }
-  });
+  }
 
   const count = (rows: { channelId: string }[]) =>
     Object.fromEntries(Object.entries(Object.groupBy(rows, (c) => c.channelId)).map(([k, v]) => [k, v!.length]));

@@ -240,7 +240,7 @@ async function claimStatement(
         select id, channel_id from deliveries
         where channel_id = r.channel_id and status = 'PENDENTE' and next_attempt_at <= ${now} ${notRecorded}
         order by next_attempt_at
-        limit least(r.room, ${limit}::int)
+        limit r.room
         for update skip locked
       ) d
       limit ${limit}
