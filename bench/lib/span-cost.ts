@@ -12,11 +12,10 @@
 //
 // Run by hand (bench/README.md, "Tracing"); the suite's tracing parts measure the
 // service as a whole.
-import { context, trace, SpanKind, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { context, trace, SpanKind, type Attributes, type Context, type Link, type Span, type Tracer } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, ParentBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
-import { LEAN_ROOT } from '../../src/observability/lean-context.ts';
+import { contexts, LEAN_ROOT } from '../../src/observability/lean-context.ts';
 import { LeanTracer } from '../../src/observability/lean-tracer.ts';
 import { EncodedBatchProcessor } from '../../src/observability/span-batches.ts';
 import { inStoredTrace, parseTraceparent } from '../../src/observability/tracing.ts';
@@ -24,7 +23,7 @@ import { inStoredTrace, parseTraceparent } from '../../src/observability/tracing
 const SPANS = Number(process.argv[2] ?? 200_000);
 const ROUNDS = 5;
 
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+context.setGlobalContextManager(contexts);
 const resource = resourceFromAttributes({ 'service.name': 'consigna-bench', 'consigna.role': 'api' });
 const processor = () =>
   new EncodedBatchProcessor({ scheduleDelayMs: 5000, maxQueueSize: 2048, maxExportBatchSize: 512 }, async () => {});
@@ -48,21 +47,29 @@ const tracers: Record<'sdk' | 'lean', Tracer> = {
 const stored = parseTraceparent('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01')!;
 const channelId = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 
+/**
+ * A span as each tracer is called: the SDK's through the API (an options object, its
+ * attributes copied), the service's through startOwned, as the service calls it.
+ */
+function start(tracer: Tracer, name: string, kind: SpanKind, attributes: Attributes, parent?: Context, links?: Link[]): Span {
+  if (tracer instanceof LeanTracer) return tracer.startOwned(name, kind, attributes, parent, links);
+  return tracer.startSpan(name, { kind, attributes, ...(links ? { links } : {}) }, parent);
+}
+
 /** GET /v1/links/{id}: the request's span and its one statement's span (2 spans). */
 function request(tracer: Tracer, i: number): void {
-  const span = tracer.startSpan(
+  const span = start(
+    tracer,
     'GET /v1/links/:id',
-    {
-      kind: SpanKind.SERVER,
-      attributes: { 'http.request.method': 'GET', 'http.route': '/v1/links/:id', 'consigna.request.id': `req-${i}` },
-    },
+    SpanKind.SERVER,
+    { 'http.request.method': 'GET', 'http.route': '/v1/links/:id', 'consigna.request.id': `req-${i}` },
     LEAN_ROOT,
   );
   const active: Context = trace.setSpan(LEAN_ROOT, span);
   context.with(active, () => {
-    const db = tracer.startSpan('select links', {
-      kind: SpanKind.CLIENT,
-      attributes: { 'db.system.name': 'postgresql', 'db.query.summary': 'select links' },
+    const db = start(tracer, 'select links', SpanKind.CLIENT, {
+      'db.system.name': 'postgresql',
+      'db.query.summary': 'select links',
     });
     db.setAttribute('db.response.returned_rows', 1);
     db.end();
@@ -74,22 +81,21 @@ function request(tracer: Tracer, i: number): void {
 
 /** A delivery attempt over the network: continues the stored trace, links to the current span (1 span). */
 function attempt(tracer: Tracer, i: number, current: Span): void {
-  const span = tracer.startSpan(
+  const span = start(
+    tracer,
     'webhook proposta.aprovada',
+    SpanKind.CLIENT,
     {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'http.request.method': 'POST',
-        'http.request.resend_count': 0,
-        'consigna.delivery.attempt': 1,
-        'consigna.event.id': `evt-${i}`,
-        'consigna.event.type': 'proposta.aprovada',
-        'consigna.delivery.id': `dlv-${i}`,
-        'consigna.channel.id': channelId,
-      },
-      links: [{ context: current.spanContext() }],
+      'http.request.method': 'POST',
+      'http.request.resend_count': 0,
+      'consigna.delivery.attempt': 1,
+      'consigna.event.id': `evt-${i}`,
+      'consigna.event.type': 'proposta.aprovada',
+      'consigna.delivery.id': `dlv-${i}`,
+      'consigna.channel.id': channelId,
     },
     trace.setSpanContext(LEAN_ROOT, stored),
+    [{ context: current.spanContext() }],
   );
   span.setAttribute('http.response.status_code', 204);
   span.end();

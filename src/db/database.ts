@@ -3,7 +3,7 @@
 import { Kysely, PGliteDialect, PostgresDialect, sql, type Dialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Tracer } from '@opentelemetry/api';
+import type { ServiceTracer } from '../observability/tracing.ts';
 import type { Tables } from './tables.ts';
 import { tracedDialect } from './traced-dialect.ts';
 
@@ -52,7 +52,7 @@ export interface OpenOptions {
   /** PGlite's shared_buffers in MB (its default, 160, is most of an idle embedded process's memory). */
   sharedBuffersMb?: number;
   /** When tracing is configured: the tracer of the moment (a span per statement while it answers one). */
-  tracer?: () => Tracer | undefined;
+  tracer?: () => ServiceTracer | undefined;
 }
 
 const withTracing = (dialect: Dialect, options: OpenOptions): Dialect =>

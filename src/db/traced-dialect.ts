@@ -3,9 +3,11 @@
 // ("select links", "update deliveries") and carries nothing else about it: no SQL text,
 // no parameter values.
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
-import { context, trace, SpanKind, SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api';
+import { trace, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { contexts } from '../observability/lean-context.ts';
+import type { ServiceTracer } from '../observability/tracing.ts';
 
-export function tracedDialect(dialect: Dialect, tracer: () => Tracer | undefined): Dialect {
+export function tracedDialect(dialect: Dialect, tracer: () => ServiceTracer | undefined): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
     createQueryCompiler: () => dialect.createQueryCompiler(),
@@ -21,7 +23,7 @@ const INNER = Symbol('consigna.inner');
 type Wrapped = DatabaseConnection & { [WRAPPER]?: Wrapper };
 type Wrapper = DatabaseConnection & { [INNER]: DatabaseConnection };
 
-function tracedDriver(driver: Driver, tracer: () => Tracer | undefined): Driver {
+function tracedDriver(driver: Driver, tracer: () => ServiceTracer | undefined): Driver {
   // Kysely runs its statements through the wrapper; the driver gets back its own
   // connection, so that what it runs itself (begin, commit, savepoints) makes no span and
   // a driver relying on its own class keeps working. One wrapper per pooled connection,
@@ -61,7 +63,7 @@ function tracedDriver(driver: Driver, tracer: () => Tracer | undefined): Driver 
 }
 
 function traceStatement<R>(
-  tracer: Tracer | undefined,
+  tracer: ServiceTracer | undefined,
   query: CompiledQuery,
   run: () => Promise<QueryResult<R>>,
 ): Promise<QueryResult<R>> {
@@ -69,17 +71,14 @@ function traceStatement<R>(
   // would each be a trace of one span, by the thousand; in a trace the sampler left out,
   // a statement's span would be dropped anyway. (The driver's own promise, then: no
   // async function's promise around it.)
-  if (!tracer || trace.getSpan(context.active())?.isRecording() !== true) return run();
+  if (!tracer || trace.getSpan(contexts.active())?.isRecording() !== true) return run();
   return traced(tracer, query, run);
 }
 
 // With then() rather than an async function: one promise fewer per statement.
-function traced<R>(tracer: Tracer, query: CompiledQuery, run: () => Promise<QueryResult<R>>): Promise<QueryResult<R>> {
+function traced<R>(tracer: ServiceTracer, query: CompiledQuery, run: () => Promise<QueryResult<R>>): Promise<QueryResult<R>> {
   const summary = summaryOf(query.sql);
-  const span = tracer.startSpan(summary, {
-    kind: SpanKind.CLIENT,
-    attributes: { 'db.system.name': 'postgresql', 'db.query.summary': summary },
-  });
+  const span = tracer.startOwned(summary, SpanKind.CLIENT, { 'db.system.name': 'postgresql', 'db.query.summary': summary });
   let running: Promise<QueryResult<R>>;
   try {
     running = run();

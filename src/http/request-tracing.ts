@@ -3,17 +3,9 @@
 // never recorded, since a link's or an inbox's URL carries its token. A caller's
 // `traceparent` header is continued, as OpenTelemetry's own HTTP instrumentation does.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import {
-  context,
-  trace,
-  SpanKind,
-  SpanStatusCode,
-  type Attributes,
-  type Context as OtelContext,
-  type Tracer,
-} from '@opentelemetry/api';
-import { LEAN_ROOT } from '../observability/lean-context.ts';
-import { parseTraceparent } from '../observability/tracing.ts';
+import { trace, SpanKind, SpanStatusCode, type Attributes, type Context as OtelContext } from '@opentelemetry/api';
+import { contexts, LEAN_ROOT } from '../observability/lean-context.ts';
+import { parseTraceparent, type ServiceTracer } from '../observability/tracing.ts';
 
 type Done = HookHandlerDoneFunction;
 
@@ -28,7 +20,7 @@ declare module 'fastify' {
  * The hooks to add to the server, the onRequest one before any other; the server
  * decorates its requests with `traceContext` (undefined) first.
  */
-export function requestTracingHooks(tracer: Tracer): {
+export function requestTracingHooks(tracer: ServiceTracer): {
   onRequest: (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
   preValidation: (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
   onResponse: (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
@@ -59,10 +51,10 @@ export function requestTracingHooks(tracer: Tracer): {
     const attributes: Attributes = route
       ? { 'http.request.method': method, 'http.route': route, 'consigna.request.id': request.id }
       : { 'http.request.method': method, 'consigna.request.id': request.id };
-    const span = tracer.startSpan(route ? spanName(method, route) : method, { kind: SpanKind.SERVER, attributes }, parent);
+    const span = tracer.startOwned(route ? spanName(method, route) : method, SpanKind.SERVER, attributes, parent);
     const active = trace.setSpan(parent, span);
     request.traceContext = active;
-    context.with(active, done);
+    contexts.run(active, done);
   };
   // The body arrives in later events of the socket. Where those run outside the context
   // onRequest set (AsyncLocalStorage without Node 24's AsyncContextFrame), the first hook
@@ -71,7 +63,7 @@ export function requestTracingHooks(tracer: Tracer): {
   // body in two parts) and this is one comparison.
   const preValidation = (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
     const active = request.traceContext;
-    if (active && context.active() !== active) context.with(active, done);
+    if (active && contexts.active() !== active) contexts.run(active, done);
     else done();
   };
 

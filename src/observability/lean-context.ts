@@ -1,7 +1,8 @@
 // The contexts that requests and stored traces start from, when tracing is on. Its own
 // module: tracing.ts and the HTTP hooks import it whether or not tracing runs, and it
 // loads nothing of the SDK.
-import type { Context } from '@opentelemetry/api';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Context, ContextManager } from '@opentelemetry/api';
 
 /**
  * The API's Context as a chain of one-value links. The API's own (ROOT_CONTEXT's class)
@@ -38,3 +39,48 @@ class LeanContext implements Context {
 
 /** An empty context, as the API's ROOT_CONTEXT, for contexts that start here (a request, a stored trace). */
 export const LEAN_ROOT: Context = new LeanContext(undefined, undefined, undefined);
+
+/**
+ * The context manager tracing.ts installs for the API, over one AsyncLocalStorage, with
+ * `run` and `active` for the service's own hot paths (a request's hooks, each statement,
+ * each span): the API's context.with and context.active reach the same storage through
+ * the API's global lookup, its version check and two rest-argument arrays per call.
+ * `bind` wraps functions (the API's contract); unlike the async-hooks manager it does
+ * not patch event emitters, which nothing here binds.
+ */
+export class LeanContextManager implements ContextManager {
+  private readonly storage = new AsyncLocalStorage<Context>();
+
+  active(): Context {
+    return this.storage.getStore() ?? LEAN_ROOT;
+  }
+  /** `fn` with `context` as the active one. */
+  run<R>(context: Context, fn: () => R): R {
+    return this.storage.run(context, fn);
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    context: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    return this.storage.run(context, () => fn.apply(thisArg, args));
+  }
+  bind<T>(context: Context, target: T): T {
+    if (typeof target !== 'function') return target;
+    const storage = this.storage;
+    return function bound(this: unknown, ...args: unknown[]) {
+      return storage.run(context, () => (target as (...a: unknown[]) => unknown).apply(this, args));
+    } as T;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    this.storage.disable();
+    return this;
+  }
+}
+
+/** The process's one: tracing.ts makes it the API's, the hot paths call it directly. */
+export const contexts = new LeanContextManager();

@@ -20,14 +20,18 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { TracingConfig } from '../config/config.ts';
-import { LEAN_ROOT } from './lean-context.ts';
+import { contexts, LEAN_ROOT } from './lean-context.ts';
+import type { LeanTracer } from './lean-tracer.ts';
 
 export { SpanKind, SpanStatusCode, type Attributes, type Span, type Tracer };
 
-let active: Tracer | undefined;
+/** The service's tracer (lean-tracer.ts): the API's Tracer, and startOwned for our own spans. */
+export type ServiceTracer = LeanTracer;
+
+let active: ServiceTracer | undefined;
 
 /** The process's tracer while tracing runs; undefined when it is off. */
-export function activeTracer(): Tracer | undefined {
+export function activeTracer(): ServiceTracer | undefined {
   return active;
 }
 
@@ -41,9 +45,8 @@ export async function startTracing(
   onDropped: (dropped: number) => void = () => {},
 ): Promise<() => Promise<void>> {
   if (active) return async () => {};
-  const [sdk, { AsyncLocalStorageContextManager }, resources, spanProcessor, { LeanTracer, leanProvider }] = await Promise.all([
+  const [sdk, resources, spanProcessor, { LeanTracer, leanProvider }] = await Promise.all([
     import('@opentelemetry/sdk-trace'),
-    import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/resources'),
     config.protocol === 'http/json' ? jsonProcessor(config) : protobufProcessor(config, onDropped),
     import('./lean-tracer.ts'),
@@ -66,8 +69,7 @@ export async function startTracing(
     sampler: rootSampler,
     parentBased,
   });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
+  context.setGlobalContextManager(contexts);
   trace.setGlobalTracerProvider(leanProvider(tracer));
   active = tracer;
   return async () => {
@@ -139,7 +141,7 @@ async function jsonProcessor(config: TracingConfig) {
  */
 export function currentTraceparent(): string | null {
   if (!active) return null;
-  const span = trace.getSpan(context.active());
+  const span = trace.getSpan(contexts.active());
   if (!span) return null;
   const { traceId, spanId, traceFlags } = span.spanContext();
   return `00-${traceId}-${spanId}-0${(traceFlags & TraceFlags.SAMPLED).toString(16)}`;
@@ -174,13 +176,15 @@ export function inStoredTrace<T>(
   const tracer = active;
   if (!tracer) return work(undefined);
   const parent = parseTraceparent(stored);
-  const current = trace.getSpan(context.active());
-  const parentContext = parent ? trace.setSpanContext(LEAN_ROOT, parent) : context.active();
-  const links = parent && current ? [{ context: current.spanContext() }] : [];
+  const here = contexts.active();
+  const current = trace.getSpan(here);
+  const parentContext = parent ? trace.setSpanContext(LEAN_ROOT, parent) : here;
+  const links = parent && current ? [{ context: current.spanContext() }] : undefined;
+  const span = tracer.startOwned(name, kind, attributes, parentContext, links);
   // `current: false` for work that makes no spans of its own (a request to another
   // server): entering a context for it costs more than the span itself.
-  if (!makeCurrent) return finishing(tracer.startSpan(name, { kind, attributes, links }, parentContext), work);
-  return tracer.startActiveSpan(name, { kind, attributes, links }, parentContext, (span) => finishing(span, work));
+  if (!makeCurrent) return finishing(span, work);
+  return contexts.run(trace.setSpan(parentContext, span), () => finishing(span, work));
 }
 
 /** Runs `work` in a child span of the current one (a call to the bank, for example). */

@@ -30,6 +30,22 @@ const capturing = (ended: ReadableSpan[]): SpanProcessor => ({
   shutdown: async () => {},
 });
 
+/** The service's tracer, always sampling, each span that ends kept in `ended`. */
+const capturingTracer = (ended: ReadableSpan[]) =>
+  new LeanTracer({
+    resource: resourceFromAttributes({ 'service.name': 'consigna-teste' }),
+    scope: { name: 'consigna' },
+    processor: capturing(ended),
+    sampler: new AlwaysOnSampler(),
+  });
+
+/** An export request of `spans` (one resource, scope `consigna`), by our encoder. */
+function encoded(spans: ReadableSpan[]): Buffer {
+  const writer = new ProtoWriter(64);
+  for (const span of spans) writeSpan(writer, span);
+  return exportRequest(spans[0]!.resource, [{ scope: { name: 'consigna' }, spans: writer.buffer.subarray(0, writer.pos) }]);
+}
+
 /**
  * Every kind of span a tracer can end: each field, each attribute type, lengths of 1, 2 and
  * 3 bytes. By the SDK's tracer, or by the service's own (the one tracing.ts runs).
@@ -122,6 +138,40 @@ describe('OTLP/protobuf encoding', () => {
     expect(root.startTimeUnixNano).toBe((BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString());
   });
 
+  it('writes repeated attributes from kept bytes as the serializer does, past the values it keeps for a key', () => {
+    const ended: ReadableSpan[] = [];
+    const tracer = capturingTracer(ended);
+    // 200 spans: a route that never changes, a status among two, a request id that never
+    // repeats (more values than the encoder keeps for one key), and one key whose value
+    // is now a number, now the same digits as a string, now a boolean.
+    for (let i = 0; i < 200; i++) {
+      const span = tracer.startOwned('GET /v1/links/:id', SpanKind.SERVER, {
+        'http.request.method': 'GET',
+        'http.route': '/v1/links/:id',
+        'consigna.request.id': `req-${i}`,
+        'consigna.misto': i % 3 === 0 ? 1 : i % 3 === 1 ? '1' : true,
+      });
+      span.setAttribute('http.response.status_code', i % 7 === 0 ? 404 : 200);
+      span.end();
+    }
+    // Twice: the second pass writes every repeated pair from what the first one kept.
+    const theirs = Buffer.from(ProtobufTraceSerializer.serializeRequest(ended)!);
+    expect(encoded(ended).equals(theirs), 'first pass').toBe(true);
+    expect(encoded(ended).equals(theirs), 'second pass').toBe(true);
+    const spans = decodeTraceRequest(encoded(ended)).resourceSpans[0]!.scopeSpans[0]!.spans;
+    const value = (i: number, key: string) => spans[i]!.attributes.find((a) => a.key === key)!.value;
+    expect(value(199, 'consigna.request.id')).toEqual({ stringValue: 'req-199' });
+    expect([value(0, 'consigna.misto'), value(1, 'consigna.misto'), value(2, 'consigna.misto')]).toEqual([
+      { intValue: '1' },
+      { stringValue: '1' },
+      { boolValue: true },
+    ]);
+    expect([value(7, 'http.response.status_code'), value(8, 'http.response.status_code')]).toEqual([
+      { intValue: '404' },
+      { intValue: '200' },
+    ]);
+  });
+
   it('writes times as exact nanoseconds since the epoch, at the edges of its arithmetic', () => {
     const seconds = [0, 1, 65_535, 65_536, 2 ** 31 - 1, 2 ** 31, 1_795_000_000, 2 ** 32 - 1, 2 ** 32, 2 ** 33 + 5];
     for (const s of seconds) {
@@ -146,12 +196,7 @@ describe('OTLP/protobuf encoding', () => {
 
   it('gives each span random ids of the right length, none twice', () => {
     const ended: ReadableSpan[] = [];
-    const tracer = new LeanTracer({
-      resource: resourceFromAttributes({ 'service.name': 'consigna-teste' }),
-      scope: { name: 'consigna' },
-      processor: capturing(ended),
-      sampler: new AlwaysOnSampler(),
-    });
+    const tracer = capturingTracer(ended);
     // More ids than one draw of random bytes holds (4 KB: 170 root spans' ids).
     for (let i = 0; i < 2_000; i++) {
       const root = tracer.startSpan('raiz');
