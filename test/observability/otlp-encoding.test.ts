@@ -142,13 +142,14 @@ describe('OTLP/protobuf encoding', () => {
     const ended: ReadableSpan[] = [];
     const tracer = capturingTracer(ended);
     // 200 spans: a route that never changes, a status among two, a request id that never
-    // repeats (more values than the encoder keeps for one key), and one key whose value
-    // is now a number, now the same digits as a string, now a boolean.
+    // repeats (more values than the encoder keeps for one key), a long text that repeats,
+    // and one key whose value is now a number, now the same digits as a string, now a boolean.
     for (let i = 0; i < 200; i++) {
       const span = tracer.startOwned('GET /v1/links/:id', SpanKind.SERVER, {
         'http.request.method': 'GET',
         'http.route': '/v1/links/:id',
         'consigna.request.id': `req-${i}`,
+        'consigna.texto': 'ação '.repeat(20), // longer than the values kept: written each time
         'consigna.misto': i % 3 === 0 ? 1 : i % 3 === 1 ? '1' : true,
       });
       span.setAttribute('http.response.status_code', i % 7 === 0 ? 404 : 200);
