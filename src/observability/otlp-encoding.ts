@@ -322,37 +322,35 @@ function attributes(w: ProtoWriter, values: Attributes, field: number): void {
     if (!Object.prototype.hasOwnProperty.call(values, key)) continue;
     const v = values[key];
     w.tag(field, LENGTH_DELIMITED);
-    if (
-      (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') ||
-      (typeof v === 'string' && v.length > PAIR_VALUE_LENGTH)
-    ) {
-      keyValue(w, key, v);
-      continue;
-    }
-    let byValue = PAIRS.get(key);
-    if (byValue === undefined) {
-      // Keys come from our code, a few dozen; the bound is against a surprise.
-      if (PAIRS.size >= 1024) PAIRS.clear();
-      PAIRS.set(key, (byValue = new Map()));
-    }
-    if (byValue === null) {
-      keyValue(w, key, v);
-      continue;
-    }
-    let bytes = byValue.get(v);
-    if (bytes === undefined) {
-      if (byValue.size >= PAIRS_PER_KEY) {
-        PAIRS.set(key, null);
-        keyValue(w, key, v);
-        continue;
-      }
-      const once = new ProtoWriter(256);
-      keyValue(once, key, v);
-      bytes = Uint8Array.prototype.slice.call(once.buffer, 0, once.pos);
-      byValue.set(v, bytes);
-    }
-    w.bytesRaw(bytes);
+    const kept = keptPair(key, v);
+    if (kept) w.bytesRaw(kept);
+    else keyValue(w, key, v);
   }
+}
+
+/** The pair's kept bytes (encoded and kept the first time), or undefined where it is not kept. */
+function keptPair(key: string, v: AttributeValue | undefined): Uint8Array | undefined {
+  const keepable = typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && v.length <= PAIR_VALUE_LENGTH);
+  if (!keepable) return undefined;
+  let byValue = PAIRS.get(key);
+  if (byValue === undefined) {
+    // Keys come from our code, a few dozen; the bound is against a surprise.
+    if (PAIRS.size >= 1024) PAIRS.clear();
+    PAIRS.set(key, (byValue = new Map()));
+  }
+  if (byValue === null) return undefined;
+  let bytes = byValue.get(v);
+  if (bytes === undefined) {
+    if (byValue.size >= PAIRS_PER_KEY) {
+      PAIRS.set(key, null);
+      return undefined;
+    }
+    const once = new ProtoWriter(256);
+    keyValue(once, key, v);
+    bytes = Uint8Array.prototype.slice.call(once.buffer, 0, once.pos);
+    byValue.set(v, bytes);
+  }
+  return bytes;
 }
 
 /** A KeyValue message's length and fields (its tag already written). */
