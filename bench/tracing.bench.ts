@@ -14,7 +14,9 @@
 //   measured); in each, POST /v1/links and GET /v1/links/{id} as bench/links.bench.ts
 //   drives them (its own setups), closed loop (autocannon, 64 connections): --warmup s
 //   unmeasured, then --duration s measured in rounds served in turns. Ratio: req/s of
-//   the two on services together ÷ the two off services together.
+//   the two on services together ÷ the two off services together. Then each service is
+//   offered the same rate, open loop (lib/paced.ts), half of what the off services
+//   served: the latency at a load the service carries, on ÷ off (p50).
 // - tracing-delivery: one channel's webhook drain, as webhook-throughput measures it
 //   (bench/webhooks.bench.ts): QUEUED events queued in one transaction, delivered by
 //   `node bin/consigna.js worker` to the fast receiver (lib/webhooks/receiver.ts), rate
@@ -37,6 +39,7 @@ import { onCleanup } from './lib/cleanup.ts';
 import { createContext } from './lib/context.ts';
 import { cpuMeter } from './lib/cpu.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
+import { runPaced, type PacedResult } from './lib/paced.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
 import {
   BenchError,
@@ -68,12 +71,22 @@ const QUEUED = 10_000;
 const DRAIN_WARMUP = 2_000;
 /** Off and on drain in turn this many times; each is represented by its median round. */
 const ROUNDS = 5;
+/**
+ * tracing-http, open loop: every service offered the same rate, this share of what the
+ * two off services served closed-loop, in PACED_ROUNDS turns of a closed round's length.
+ * The latency a request sees at a load the service carries, where the closed loop gives
+ * what it can carry at most.
+ */
+const PACED_FRACTION = 0.5;
+const PACED_ROUNDS = 3;
+/** Open loop: the traced services' median p50 at most this multiple of the untraced ones'. */
+const MAX_LATENCY_RATIO = 1.1;
 
 const PARTS: SuitePart[] = [
   {
     id: 'tracing-http',
     name: 'POST /v1/links, GET /v1/links/{id}: tracing on vs off',
-    target: `req/s ${TARGET}`,
+    target: `req/s ${TARGET}; open loop, p50 on ≤ ${MAX_LATENCY_RATIO.toFixed(2)}× off`,
   },
   {
     id: 'tracing-delivery',
@@ -272,6 +285,8 @@ interface CaseRun {
   cpuSeconds: number | undefined;
   /** What the sink received during the measured seconds. */
   sink: { requests: number; bytes: number };
+  /** Open-loop rounds at the same offered rate for every service, in round order. */
+  paced: PacedResult[];
   error: string | undefined;
 }
 
@@ -405,6 +420,7 @@ async function httpRuns(
       ctx.log(`tracing: ${benchCase.name}, ${HTTP_ROUNDS} rounds of ${phase} s per mode, in turns…`);
       const rounds = served.map(() => ({
         results: [] as LoadResult[],
+        paced: [] as PacedResult[],
         cpu: 0 as number | undefined,
         sink: { requests: 0, bytes: 0 },
       }));
@@ -423,8 +439,23 @@ async function httpRuns(
           r.sink = { requests: r.sink.requests + d.requests, bytes: r.sink.bytes + d.bytes };
         }
       }
+      // The same offered rate for all: a share of what the untraced services served.
+      const untraced = served.flatMap((s, i) => (s.mode === 'off' || s.mode === 'control' ? rounds[i]!.results : []));
+      const rate = Math.max(
+        1,
+        Math.round(
+          (PACED_FRACTION * untraced.reduce((n, r) => n + r.requests, 0)) / untraced.reduce((n, r) => n + r.durationSeconds, 0),
+        ),
+      );
+      ctx.log(`tracing: ${benchCase.name}, open loop at ${rate} req/s, ${PACED_ROUNDS} rounds of ${phase} s per mode, in turns…`);
+      for (let round = 0; round < PACED_ROUNDS; round++) {
+        for (let k = 0; k < served.length; k++) {
+          const i = (k + round) % served.length;
+          rounds[i]!.paced.push(await runPaced(specs[i]!, { ...load(served[i]!), duration: phase, rate }));
+        }
+      }
       for (const [i, s] of served.entries()) {
-        const { results, cpu, sink } = rounds[i]!;
+        const { results, paced, cpu, sink } = rounds[i]!;
         const result = merged(results);
         cases[s.mode].push({
           id: benchCase.id,
@@ -433,7 +464,13 @@ async function httpRuns(
           perRound: results.map((r) => r.rps),
           cpuSeconds: cpu,
           sink,
-          error: result.failures > 0 ? describeFailures(result) : undefined,
+          paced,
+          error:
+            result.failures > 0
+              ? describeFailures(result)
+              : paced.some((p) => p.failures > 0)
+                ? `open loop: ${paced.reduce((n, p) => n + p.failures, 0)} failed of ${paced.reduce((n, p) => n + p.requests, 0)} requests`
+                : undefined,
         });
         await benchCase.teardown?.(s.api);
       }
@@ -526,6 +563,29 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
       ...(errors.length > 0 ? { error: errors.join('; ') } : {}),
     };
   });
+  // Open loop: each mode's p50 and p99, the median over its two services' rounds.
+  const medianOf = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+  const latency = (x: CaseRun, y: CaseRun) => ({
+    p50: medianOf([...x.paced, ...y.paced].map((p) => p.p50)),
+    p99: medianOf([...x.paced, ...y.paced].map((p) => p.p99)),
+    rate: x.paced[0]?.offeredRate ?? 0,
+  });
+  rows.push(
+    ...benchCases.map((benchCase, i): SuiteRow => {
+      const a = latency(off.cases[i]!, control.cases[i]!);
+      const b = latency(on.cases[i]!, repeat.cases[i]!);
+      const ratio = b.p50 / a.p50;
+      return {
+        part: 'tracing-http',
+        name: `${benchCase.name}, open loop at ${Math.round(PACED_FRACTION * 100)} % of off's req/s (${int(a.rate)} req/s), two services each`,
+        figure: `on: p50 ${msText(b.p50)} · p99 ${msText(b.p99)} ms`,
+        baseline: `off: p50 ${msText(a.p50)} · p99 ${msText(a.p99)} ms`,
+        ratio,
+        target: `p50 on ≤ ${MAX_LATENCY_RATIO.toFixed(2)}× off`,
+        verdicts: { [`p50 ≤ ${MAX_LATENCY_RATIO.toFixed(2)}×`]: ratio <= MAX_LATENCY_RATIO },
+      };
+    }),
+  );
   rows.push(
     ...benchCases.map((benchCase, i): SuiteRow => {
       const c = sampled.cases[i]!;
@@ -587,6 +647,13 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
         `the second on's CPU per request ${perUnit(repeat.cases[i]!.cpuSeconds, repeat.cases[i]!.result.requests)}`,
     ),
     ...benchCases.map((_, i) => caseNote(off.cases[i]!, on.cases[i]!)),
+    ...benchCases.map((_, i) => {
+      const p50s = (c: CaseRun) => c.paced.map((p) => msText(p.p50)).join(' ');
+      return (
+        `  ${off.cases[i]!.name}, open loop at ${int(off.cases[i]!.paced[0]?.offeredRate ?? 0)} req/s (${Math.round(PACED_FRACTION * 100)} % of the off services' closed-loop req/s), ${PACED_ROUNDS} rounds per service in turns, p50 per round (ms): ` +
+        `off ${p50s(off.cases[i]!)} · ${p50s(control.cases[i]!)}; on ${p50s(on.cases[i]!)} · ${p50s(repeat.cases[i]!)}; sampled ${p50s(sampled.cases[i]!)}`
+      );
+    }),
     ...benchCases.map(
       (_, i) =>
         `  sampled ${SAMPLED_RATIO}, ${sampled.cases[i]!.name}: service CPU per request ${perUnit(sampled.cases[i]!.cpuSeconds, sampled.cases[i]!.result.requests)}; sink ${sampled.cases[i]!.sink.requests} export requests, ${kb(sampled.cases[i]!.sink.bytes)}`,

@@ -15,7 +15,7 @@ import { metricsFor } from '../observability/metrics.ts';
 import { LazyChildLogger, type Logger } from '../observability/logger.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../text/json.ts';
 import { activeTracer } from '../observability/tracing.ts';
-import { requestTracingHooks } from './request-tracing.ts';
+import { requestTracing } from './request-tracing.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -80,27 +80,23 @@ export function createHttpServer(ctx: Context): { app: App; limiter: RateLimiter
   });
 
   // First, so that every later hook and the handler run in the request's span (route
-  // hooks added later run after these).
+  // hooks added later run after these): tracing, when on, runs the rest of the request
+  // in its context. Callback-style hooks on every request: an async hook costs a promise
+  // each time.
   const tracer = activeTracer();
-  if (tracer) {
-    const hooks = requestTracingHooks(tracer);
-    app.decorateRequest('traceContext', undefined);
-    app.addHook('onRequest', hooks.onRequest);
-    app.addHook('preValidation', hooks.preValidation);
-    app.addHook('onResponse', hooks.onResponse);
-    app.addHook('onRequestAbort', hooks.onRequestAbort);
-  }
-
-  // Callback-style hooks on every request: an async hook costs a promise each time.
+  const tracing = tracer ? requestTracing(tracer) : undefined;
+  if (tracing) app.decorateRequest('traceContext', undefined);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store');
-    done();
+    if (tracing) tracing.enter(request, done);
+    else done();
   });
 
   const metrics = metricsFor(ctx);
   app.addHook('onResponse', (request, reply, done) => {
+    tracing?.exit(request, reply.statusCode);
     const route = request.routeOptions.url ?? 'not-found';
     const elapsedMs = reply.elapsedTime;
     metrics.observeRequest(request.method, route, reply.statusCode, elapsedMs / 1000);

@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -169,6 +170,9 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
     secrets.push(late.url, linkToken(late.url));
     rememberSecret(late.url, linkToken(late.url));
 
+    // A client that sends half a body and hangs up: its request's span still ends, "aborted".
+    await postAndHangUp(api.url, '/v1/links', auth);
+
     // The customer opens the page (a real HTTP request carrying the link's token), then
     // the sandbox runs the rest of the journey through the same steps, then the proposal moves.
     expect((await fetch(`${api.url}/c/${linkToken(url)}`)).status).toBe(200);
@@ -312,6 +316,17 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
     expect(insert[0]!.parentSpanId).toBe(request.spanId);
   });
 
+  it('ends the span of a request whose client went away before its answer as aborted', () => {
+    const aborted = only('POST /v1/links').filter((s) => s.attrs['error.type'] === 'aborted');
+    expect(aborted).toHaveLength(1);
+    expect(aborted[0]!.status?.code).toBe(2); // ERROR
+    expect(aborted[0]!.attrs['http.response.status_code']).toBeUndefined();
+    // Every other request of the run ended with its answer.
+    for (const s of collector.spans.filter((s) => s.kind === 2 && s !== aborted[0])) {
+      expect(s.attrs['http.response.status_code'], s.name).toBeGreaterThanOrEqual(200);
+    }
+  });
+
   it('exports no secret, token, URL token, CPF or personal datum anywhere', () => {
     const everything = collector.raw.join('\n');
     expect(everything.length).toBeGreaterThan(1000);
@@ -337,6 +352,23 @@ describe('traces: link → journey → proposal → each delivery attempt, one t
     }
   });
 });
+
+/** Headers and 10 of a body's announced 1,000 bytes, then the connection closed once the service has read them. */
+async function postAndHangUp(base: string, path: string, headers: Record<string, string>): Promise<void> {
+  const { hostname, port } = new URL(base);
+  const socket = net.connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const lines = Object.entries({
+    ...headers,
+    host: `${hostname}:${port}`,
+    'content-type': 'application/json',
+    'content-length': '1000',
+  });
+  socket.write(`POST ${path} HTTP/1.1\r\n${lines.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n{"cpf":"12`);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  socket.destroy();
+  await new Promise((resolve) => socket.once('close', resolve));
+}
 
 /** A JSON POST whose headers and first bytes go out at once, and the rest of the body 100 ms later. */
 function postInTwoParts(
