@@ -55,13 +55,16 @@ export function requestTracing(tracer: ServiceTracer): RequestTracing {
     const span = active && trace.getSpan(active);
     if (!span) return;
     request.traceContext = undefined;
-    const aborted = status === undefined;
-    if (!aborted) span.setAttribute('http.response.status_code', status);
     if (request.channel) span.setAttribute('consigna.channel.id', request.channel.id);
-    if (aborted) span.setAttribute('error.type', 'aborted');
-    if (aborted || status >= 500) {
-      if (!aborted) span.setAttribute('error.type', String(status));
+    if (status === undefined) {
+      span.setAttribute('error.type', 'aborted');
       span.setStatus({ code: SpanStatusCode.ERROR });
+    } else {
+      span.setAttribute('http.response.status_code', status);
+      if (status >= 500) {
+        span.setAttribute('error.type', String(status));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
     }
     span.end();
   };
