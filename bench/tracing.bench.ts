@@ -367,13 +367,12 @@ async function startServed(ctx: SuiteContext, mode: Mode, sink: OtlpSink): Promi
   }
 }
 
+const medianOf = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+
 /** The rounds of one case in one mode, as one result: requests and seconds summed, percentiles the rounds' median. */
 function merged(rounds: LoadResult[]): LoadResult {
   const sum = (pick: (r: LoadResult) => number) => rounds.reduce((n, r) => n + pick(r), 0);
-  const median = (pick: (r: LoadResult) => number) => {
-    const sorted = rounds.map(pick).sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)]!;
-  };
+  const median = (pick: (r: LoadResult) => number) => medianOf(rounds.map(pick));
   const statusCodes: Record<string, number> = {};
   for (const r of rounds) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
   return {
@@ -564,7 +563,6 @@ async function httpPart(ctx: SuiteContext, sink: OtlpSink) {
     };
   });
   // Open loop: each mode's p50 and p99, the median over its two services' rounds.
-  const medianOf = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
   const latency = (x: CaseRun, y: CaseRun) => ({
     p50: medianOf([...x.paced, ...y.paced].map((p) => p.p50)),
     p99: medianOf([...x.paced, ...y.paced].map((p) => p.p99)),

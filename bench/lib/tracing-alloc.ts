@@ -13,24 +13,19 @@
 // BENCH_DATABASE_URL or the bench's default. Run by hand (bench/README.md, "Tracing").
 // The figures are sampled (one sample per 128 bytes allocated): a function's bytes move
 // by tens from run to run, and an allocation V8 inlines into its caller is counted there.
-import { randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
 import { cases } from '../links.bench.ts';
 import { createContext } from './context.ts';
 import { runLoad } from './load.ts';
-import { createBenchDatabase, DEFAULT_BENCH_DATABASE_URL } from './postgres.ts';
-import { freePort, startService } from './process.ts';
+import { freePort } from './process.ts';
+import { parseModes, startModeService, startSink } from './tracing-modes.ts';
 
-const MODES = (process.argv[2] ?? 'off,on,s0').split(',');
+const MODES = parseModes(process.argv[2], 'off,on,s0');
 const SECS = Number(process.env.SECS ?? 5);
 const TOP = Number(process.env.TOP ?? 20);
 const CASE = process.env.CASE ?? 'links-get';
-const root = path.resolve(import.meta.dirname, '..', '..');
 const benchCase = cases.find((c) => c.id === CASE);
 if (!benchCase) throw new Error(`no case ${CASE} in bench/links.bench.ts`);
-for (const mode of MODES) if (!['off', 'on', 's0'].includes(mode)) throw new Error(`unknown mode ${mode} (off, on, s0)`);
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -62,73 +57,51 @@ async function inspector(port: number) {
   };
 }
 
-const sink = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
-});
-await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-const sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}`;
+const sink = await startSink();
 
 const results: Array<{ mode: string; perRequest: number; byFunction: Map<string, number> }> = [];
 try {
   for (const mode of MODES) {
-    const db = await createBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
-    try {
-      const port = await freePort();
-      const inspectPort = await freePort();
-      const env: NodeJS.ProcessEnv = {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATABASE_URL: db.url,
-        CONSIGNA_MASTER_KEY: randomBytes(32).toString('hex'),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        CONSIGNA_RATE_LIMIT_API: '0/60',
-      };
-      const channel = JSON.parse(
-        execFileSync(process.execPath, ['bin/consigna.js', 'channels', 'create', '--name', `alloc ${mode}`, '--json'], {
-          cwd: root,
-          env,
-        }).toString(),
-      );
-      if (mode !== 'off') env.OTEL_EXPORTER_OTLP_ENDPOINT = sinkUrl;
-      if (mode === 's0') Object.assign(env, { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' });
+    const inspectPort = await freePort();
+    const { service, channel, stop } = await startModeService({
+      mode,
+      sinkUrl: sink.url,
+      label: `alloc ${mode}`,
+      port: await freePort(),
       // The service's own heap settings (bin/consigna.js), plus the inspector on a port of its own.
-      env.CONSIGNA_NODE_FLAGS = `--max-semi-space-size=16 --max-old-space-size=160 --initial-old-space-size=120 --inspect=127.0.0.1:${inspectPort}`;
-      const service = await startService({ label: `serve (${mode})`, args: ['bin/consigna.js', 'serve'], cwd: root, env, port });
-      try {
-        const spec = await benchCase.setup(createContext(service.url, 'postgres', channel));
-        await runLoad(spec, { url: service.url, connections: 64, duration: 3, warmup: 0 });
-        const client = await inspector(inspectPort);
-        await client.call('HeapProfiler.enable');
-        await client.call('HeapProfiler.startSampling', {
-          samplingInterval: 128,
-          includeObjectsCollectedByMajorGC: true,
-          includeObjectsCollectedByMinorGC: true,
-        });
-        const load = await runLoad(spec, { url: service.url, connections: 64, duration: SECS, warmup: 0 });
-        const { profile } = await client.call<{ profile: { head: ProfileNode } }>('HeapProfiler.stopSampling');
-        client.close();
-        const byFunction = new Map<string, number>();
-        let total = 0;
-        const walk = (node: ProfileNode) => {
-          if (node.selfSize > 0) {
-            const { functionName, url, lineNumber } = node.callFrame;
-            const where = `${functionName || '(anonymous)'} ${path.basename(url) || '(native)'}:${lineNumber + 1}`;
-            byFunction.set(where, (byFunction.get(where) ?? 0) + node.selfSize / load.requests);
-            total += node.selfSize;
-          }
-          for (const child of node.children) walk(child);
-        };
-        walk(profile.head);
-        results.push({ mode, perRequest: total / load.requests, byFunction });
-        console.log(`${mode}: ${load.requests} requests profiled, ${Math.round(total / load.requests)} B allocated per request`);
-      } finally {
-        await service.stop();
-      }
+      env: {
+        CONSIGNA_NODE_FLAGS: `--max-semi-space-size=16 --max-old-space-size=160 --initial-old-space-size=120 --inspect=127.0.0.1:${inspectPort}`,
+      },
+    });
+    try {
+      const spec = await benchCase.setup(createContext(service.url, 'postgres', channel));
+      await runLoad(spec, { url: service.url, connections: 64, duration: 3, warmup: 0 });
+      const client = await inspector(inspectPort);
+      await client.call('HeapProfiler.enable');
+      await client.call('HeapProfiler.startSampling', {
+        samplingInterval: 128,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+      const load = await runLoad(spec, { url: service.url, connections: 64, duration: SECS, warmup: 0 });
+      const { profile } = await client.call<{ profile: { head: ProfileNode } }>('HeapProfiler.stopSampling');
+      client.close();
+      const byFunction = new Map<string, number>();
+      let total = 0;
+      const walk = (node: ProfileNode) => {
+        if (node.selfSize > 0) {
+          const { functionName, url, lineNumber } = node.callFrame;
+          const where = `${functionName || '(anonymous)'} ${path.basename(url) || '(native)'}:${lineNumber + 1}`;
+          byFunction.set(where, (byFunction.get(where) ?? 0) + node.selfSize / load.requests);
+          total += node.selfSize;
+        }
+        for (const child of node.children) walk(child);
+      };
+      walk(profile.head);
+      results.push({ mode, perRequest: total / load.requests, byFunction });
+      console.log(`${mode}: ${load.requests} requests profiled, ${Math.round(total / load.requests)} B allocated per request`);
     } finally {
-      await db.drop();
+      await stop();
     }
   }
 } finally {

@@ -11,65 +11,39 @@
 // ids, no span kept). ROUNDS (default 4) rounds of SECS (default 3) seconds per service,
 // 64 connections, after 2 s of warm-up each. PostgreSQL from BENCH_DATABASE_URL or the
 // bench's default. Run by hand (bench/README.md, "Tracing"); prints one line per service.
-import { randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import http from 'node:http';
-import path from 'node:path';
 import { cases } from '../links.bench.ts';
 import { createContext } from './context.ts';
 import { cpuSeconds } from './cpu.ts';
 import { runLoad } from './load.ts';
-import { createBenchDatabase, DEFAULT_BENCH_DATABASE_URL } from './postgres.ts';
-import { startService } from './process.ts';
+import { parseModes, startModeService, startSink, type ModeService } from './tracing-modes.ts';
 
-const MODES = (process.argv[2] ?? 'off,on,s0,off,on,s0').split(',');
+const MODES = parseModes(process.argv[2], 'off,on,s0,off,on,s0');
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const SECS = Number(process.env.SECS ?? 3);
-const root = path.resolve(import.meta.dirname, '..', '..');
 const getCase = cases.find((c) => c.id === 'links-get')!;
 
-for (const mode of MODES) if (!['off', 'on', 's0'].includes(mode)) throw new Error(`unknown mode ${mode} (off, on, s0)`);
-
-const sink = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
-});
-await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-const sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}`;
-
+const sink = await startSink();
 // Below the ephemeral range, where autocannon's and PostgreSQL's client ports are.
 let port = 21_000 + Math.floor(Math.random() * 5_000);
-const served = [];
+const served: Array<ModeService & { label: string; spec: Awaited<ReturnType<typeof getCase.setup>> }> = [];
 try {
   for (const [i, mode] of MODES.entries()) {
-    const db = await createBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATABASE_URL: db.url,
-      CONSIGNA_MASTER_KEY: randomBytes(32).toString('hex'),
-      PORT: String(++port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      CONSIGNA_RATE_LIMIT_API: '0/60',
-      // Six services at the default 20 would pass PostgreSQL's max_connections of 100.
-      CONSIGNA_PG_POOL_SIZE: '12',
-      ...(process.env.CONSIGNA_NODE_FLAGS ? { CONSIGNA_NODE_FLAGS: process.env.CONSIGNA_NODE_FLAGS } : {}),
-    };
-    const channel = JSON.parse(
-      execFileSync(process.execPath, ['bin/consigna.js', 'channels', 'create', '--name', `get-cpu ${i}`, '--json'], {
-        cwd: root,
-        env,
-      }).toString(),
-    );
-    if (mode !== 'off') env.OTEL_EXPORTER_OTLP_ENDPOINT = sinkUrl;
-    if (mode === 's0') Object.assign(env, { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' });
-    const service = await startService({ label: `${i}-${mode}`, args: ['bin/consigna.js', 'serve'], cwd: root, env, port });
+    const label = `${i}-${mode}`;
+    const started = await startModeService({
+      mode,
+      sinkUrl: sink.url,
+      label,
+      port: ++port,
+      env: {
+        // Six services at the default 20 would pass PostgreSQL's max_connections of 100.
+        CONSIGNA_PG_POOL_SIZE: '12',
+        ...(process.env.CONSIGNA_NODE_FLAGS ? { CONSIGNA_NODE_FLAGS: process.env.CONSIGNA_NODE_FLAGS } : {}),
+      },
+    });
     served.push({
-      label: `${i}-${mode}`,
-      service,
-      db,
-      spec: await getCase.setup(createContext(service.url, 'postgres', channel)),
+      ...started,
+      label,
+      spec: await getCase.setup(createContext(started.service.url, 'postgres', started.channel)),
     });
   }
   const totals = served.map(() => ({ requests: 0, cpu: 0, main: 0 }));
@@ -96,9 +70,6 @@ try {
     );
   }
 } finally {
-  for (const s of served) {
-    await s.service.stop();
-    await s.db.drop();
-  }
+  for (const s of served) await s.stop();
   sink.close();
 }
