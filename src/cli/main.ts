@@ -100,9 +100,9 @@ try {
 }
 
 function describeStartupError(error: unknown): string {
-  if (isDbUnavailable(error)) return 'cannot reach the database: check DATABASE_URL and that PostgreSQL is running';
   const code = (error as { code?: unknown }).code;
   if (code === '3D000') return 'the database named in DATABASE_URL does not exist';
   if (code === '28P01' || code === '28000') return 'the database refused the credentials in DATABASE_URL';
+  if (isDbUnavailable(error)) return 'cannot reach the database: check DATABASE_URL and that PostgreSQL is running';
   return error instanceof Error ? error.message : String(error);
 }

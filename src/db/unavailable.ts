@@ -1,6 +1,9 @@
 // Which failures mean "the database is not answering" (503 db_unavailable), as
 // opposed to a bug in a query (500). Covers pg's socket errors, PostgreSQL's
-// connection-exception and shutdown SQLSTATEs, and pg-pool's timeouts.
+// connection-exception and shutdown SQLSTATEs, pg-pool's timeouts, and the refusals
+// of a new connection by a server that is up: the database does not exist (dropped, or
+// being restored) or the service's credentials are refused (rotated). Those last are
+// the operator's to fix, and the service cannot answer until they are, as when it is down.
 const CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -13,6 +16,9 @@ const CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
+  '3D000', // invalid_catalog_name: the database does not exist
+  '28000', // invalid_authorization_specification
+  '28P01', // invalid_password
 ]);
 
 const MESSAGES = [

@@ -3,7 +3,14 @@
 // application (src/app.ts) adds every domain's routes to it.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type HookHandlerDoneFunction,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -66,6 +73,16 @@ export function createHttpServer(ctx: Context): { app: App; limiter: RateLimiter
       );
     }
     return parseJson(request, body as string, done);
+  });
+
+  // A route that takes no body, or an optional one (NO_BODY, `x-corpo-opcional`): none at
+  // all is validated as {}, so that its schema still refuses any field.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (!schema?.['x-sem-corpo'] && !schema?.['x-corpo-opcional']) return;
+    const own =
+      route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    route.preValidation = [absentBodyAsEmpty, ...own];
   });
 
   // Any /v1 route can meet a malformed or oversized body (even one that takes none):
@@ -141,4 +158,9 @@ export function createHttpServer(ctx: Context): { app: App; limiter: RateLimiter
   });
 
   return { app, limiter };
+}
+
+function absentBodyAsEmpty(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.body === undefined || request.body === null) request.body = {};
+  done();
 }

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document is generated from the routes' TypeBox schemas, so the
 // contract served at /openapi.yaml cannot drift from the code that validates and
 // serializes. The API reference UI is served from local assets (no internet).
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { App } from './fastify.ts';
 import type { Context } from '../context.ts';
@@ -21,8 +21,29 @@ contratação (\`POST /v1/links\`), envia a URL ao cliente e acompanha a propost
 - Rota desconhecida: 404 \`nao_encontrado\`. Erro inesperado: 500 \`erro_interno\` (sem detalhes internos).
 `.trim();
 
+// What JSON Schema cannot say of a request's body: that there is none (`x-sem-corpo`, see
+// NO_BODY in schemas.ts), or that it may be left out (`x-corpo-opcional`). @fastify/swagger
+// copies a route schema's `x-` keys onto its operation and marks every body it describes
+// as required.
+const bodyPresence: SwaggerTransformObject = (document) => {
+  if (!('openapiObject' in document)) return document.swaggerObject;
+  const { openapiObject } = document;
+  const paths = (openapiObject.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      if (operation['x-sem-corpo']) delete operation.requestBody;
+      if (operation['x-corpo-opcional'] && operation.requestBody)
+        (operation.requestBody as { required: boolean }).required = false;
+      delete operation['x-sem-corpo'];
+      delete operation['x-corpo-opcional'];
+    }
+  }
+  return openapiObject;
+};
+
 export async function registerOpenApi(app: App, ctx: Context): Promise<void> {
   await app.register(swagger, {
+    transformObject: bodyPresence,
     openapi: {
       openapi: '3.1.0',
       info: {

@@ -91,4 +91,12 @@ export function bearerErrors() {
   };
 }
 
+/**
+ * For an operation that takes no body ("No body" in the contract): absent, empty or `{}`
+ * (for clients that send a JSON body with every POST) is accepted, and any field is
+ * refused with 400 `requisicao_invalida`, as an unknown field is everywhere else. The
+ * OpenAPI document shows no request body for it (openapi.ts reads `x-sem-corpo`).
+ */
+export const NO_BODY = { body: Type.Object({}, { additionalProperties: false }), 'x-sem-corpo': true } as const;
+
 export { RETRY_AFTER_HEADER };

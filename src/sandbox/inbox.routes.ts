@@ -23,11 +23,8 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
   app.put(
     '/v1/sandbox/receptor',
     {
+      // The body is optional (x-corpo-opcional): no body at all is the same as {}.
       config: { auth: 'bearer', fieldCodes: { responderStatus: 'status_invalido' } },
-      // The body is optional: no body at all is the same as {}.
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
-      },
       schema: ensureInboxSchema,
     },
     async (request) => ensureInbox(ctx, request.channel!.id, request.body.responderStatus),

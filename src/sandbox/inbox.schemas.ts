@@ -67,6 +67,7 @@ export const ensureInboxSchema = {
     { responderStatus: Type.Optional(ResponderStatus) },
     { additionalProperties: false, description: 'Opcional: sem corpo, cria ou devolve o receptor.' },
   ),
+  'x-corpo-opcional': true,
   response: {
     200: withHeaders(Inbox, NO_STORE, 'Receptor do canal.'),
     400: ErrorBody(['status_invalido', 'requisicao_invalida'], 'responderStatus fora dos valores aceitos, ou corpo inválido.'),

@@ -1,7 +1,7 @@
 // The OpenAPI contract of the webhook routes (webhooks.routes.ts): one schema per
 // route, in registration order, and the pieces they share.
 import { Type } from 'typebox';
-import { DateTime, ErrorBody, NoContent, Uuid, bearerErrors, withHeaders } from '../http/schemas.ts';
+import { DateTime, ErrorBody, NO_BODY, NoContent, Uuid, bearerErrors, withHeaders } from '../http/schemas.ts';
 import { PROPOSAL_EVENT_TYPES } from '../events/event-body.ts';
 import { DELIVERY_STATUSES } from './deliveries.service.ts';
 
@@ -211,6 +211,7 @@ export const rotateSecretSchema = {
     'Gera um novo segredo (mostrado uma única vez). O anterior continua válido por 24 horas: nesse período as assinaturas trazem dois `v1`. ' +
     'Rotacionar de novo dentro da janela mantém apenas o segredo anterior mais recente.',
   security: [{ bearerAuth: [] }],
+  ...NO_BODY,
   response: {
     200: withHeaders(Webhook(true), NO_STORE, 'Novo segredo e validade do anterior.'),
     404: noWebhook,
@@ -227,6 +228,7 @@ export const sendTestEventSchema = {
     'Envia agora um `webhook.teste` assinado (corpo: `id`, `tipo`, `ocorridoEm`, `ambiente`, `mensagem`), fora da fila e sem novas tentativas. ' +
     '200 mesmo quando o endpoint do canal responde com erro.',
   security: [{ bearerAuth: [] }],
+  ...NO_BODY,
   response: {
     200: Type.Object(
       {
@@ -323,6 +325,7 @@ export const resendDeliverySchema = {
     'Para entregas FALHOU ou ENTREGUE: zera as tentativas, envia na hora e responde 200 com a entrega após essa tentativa. ' +
     'Entrega PENDENTE: 409 `entrega_pendente`.',
   security: [{ bearerAuth: [] }],
+  ...NO_BODY,
   params: Type.Object({ id: Uuid('Id da entrega.') }),
   response: {
     200: withHeaders(Delivery, {}, 'A entrega como ficou depois da nova tentativa.'),

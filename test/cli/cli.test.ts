@@ -324,4 +324,18 @@ describeOnPostgres('consigna CLI (PostgreSQL)', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('cannot reach the database');
   });
+
+  it('says when the database named in DATABASE_URL does not exist, or refuses the credentials', async () => {
+    const missing = new URL(process.env.DATABASE_URL!);
+    missing.pathname = '/consigna_nao_existe';
+    const result = await consigna(['migrate'], { DATABASE_URL: missing.toString(), CONSIGNA_MASTER_KEY: 'cd'.repeat(32) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the database named in DATABASE_URL does not exist');
+    // Trust authentication here: a role that does not exist is the refusal this server can give.
+    const stranger = new URL(process.env.DATABASE_URL!);
+    stranger.username = 'consigna_ninguem';
+    const refused = await consigna(['migrate'], { DATABASE_URL: stranger.toString(), CONSIGNA_MASTER_KEY: 'cd'.repeat(32) });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the database refused the credentials in DATABASE_URL');
+  });
 });

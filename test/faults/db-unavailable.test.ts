@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.ts';
-import { describeOnPostgres } from '../helpers/db.ts';
+import { createTestDatabase, describeOnPostgres } from '../helpers/db.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 // Runs in the PostgreSQL pass of the suite (DATABASE_URL set), on a private server
@@ -46,5 +46,33 @@ describeOnPostgres('database unavailable (PostgreSQL)', () => {
       what: 'ping to recover',
     });
     expect((await service.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+
+  it('answers 503 db_unavailable, not 500, when its database is dropped under it', async () => {
+    const db = await createTestDatabase();
+    const dropped = await startTestService({ database: { ...db, drop: async () => {} } });
+    try {
+      const channel = await dropped.createChannel();
+      const headers = await dropped.bearer(channel);
+      expect((await dropped.inject({ method: 'GET', url: '/v1/ping', headers })).statusCode).toBe(200);
+      // Its connections are terminated (57P01), and new ones meet "database does not exist" (3D000).
+      await db.drop();
+      for (let i = 0; i < 2; i++) {
+        const ping = await dropped.inject({ method: 'GET', url: '/v1/ping', headers });
+        expect(ping.statusCode).toBe(503);
+        expect(ping.json().code).toBe('db_unavailable');
+        expect(ping.headers['retry-after']).toBeDefined();
+      }
+      const created = await dropped.inject({
+        method: 'POST',
+        url: '/v1/links',
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: { cpf: '12345678909' },
+      });
+      expect(created.statusCode).toBe(503);
+      expect(created.json().code).toBe('db_unavailable');
+    } finally {
+      await dropped.close().catch(() => {});
+    }
   });
 });

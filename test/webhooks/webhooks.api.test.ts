@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { receiverPool } from '../helpers/receiver.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
+import { rememberSecret } from '../helpers/secrets.ts';
 import { createLinkVia, VALID_CPFS } from '../helpers/links.ts';
 import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.ts';
 import { recordEvent } from '../../src/events/outbox.ts';
@@ -281,6 +282,46 @@ describe('PUT /v1/webhooks validation', () => {
     const notJson = await service.inject({ method: 'PUT', url: '/v1/webhooks', headers: json, payload: '{"url": ' });
     expectError(notJson, 400, 'requisicao_invalida');
     expectError(await service.inject({ method: 'GET', url: '/v1/webhooks', headers: json }), 404, 'nao_encontrado');
+  });
+
+  it('the operations that take no body refuse one with fields, and accept none, an empty one or {}', async () => {
+    const r = await receiver();
+    const { auth, json } = await channelWith(service, r.url);
+    const operations = ['/v1/webhooks/segredo', '/v1/webhooks/teste', `/v1/webhooks/entregas/${crypto.randomUUID()}/reenviar`];
+    for (const url of operations) {
+      for (const payload of ['{"x":1}', '[]', '"segredo"']) {
+        expectError(await service.inject({ method: 'POST', url, headers: json, payload }), 400, 'requisicao_invalida');
+      }
+    }
+    // Nothing happened: the secret was not rotated, no test event was sent.
+    expect((await service.inject({ method: 'GET', url: '/v1/webhooks', headers: auth })).json()).not.toHaveProperty(
+      'segredoAnteriorValidoAte',
+    );
+    expect(r.requests).toEqual([]);
+
+    for (const [headers, payload] of [
+      [auth, undefined],
+      [json, ''],
+      [json, '{}'],
+    ] as const) {
+      const rotated = await service.inject({
+        method: 'POST',
+        url: '/v1/webhooks/segredo',
+        headers,
+        ...(payload === undefined ? {} : { payload }),
+      });
+      expect(rotated.statusCode, rotated.body).toBe(200);
+      rememberSecret(rotated.json().segredo);
+      const test = await service.inject({
+        method: 'POST',
+        url: '/v1/webhooks/teste',
+        headers,
+        ...(payload === undefined ? {} : { payload }),
+      });
+      expect(test.statusCode, test.body).toBe(200);
+      expect(test.json().entregue).toBe(true);
+    }
+    expect(r.requests).toHaveLength(3);
   });
 });
 

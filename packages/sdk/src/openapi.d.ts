@@ -3871,7 +3871,7 @@ export interface operations {
       cookie?: never;
     };
     /** @description Opcional: sem corpo, cria ou devolve o receptor. */
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           /**
