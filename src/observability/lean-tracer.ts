@@ -48,6 +48,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import type { IdBytes } from './otlp-encoding.ts';
 import { contexts } from './lean-context.ts';
+import { RatioSampler } from './ratio-sampler.ts';
 
 // Ids are hex in the API. The SDK's generator writes Math.random()'s numbers into a
 // buffer and converts it to hex for every id (0.6 µs for a trace id and a span id,
@@ -247,12 +248,14 @@ export class LeanTracer implements Tracer {
   private readonly root: Sampler;
   private readonly parentBased: boolean;
   private readonly alwaysOn: boolean;
+  private readonly ratio: RatioSampler | undefined;
 
   constructor(options: LeanTracerOptions) {
     this.shared = { resource: options.resource, scope: options.scope, processor: options.processor };
     this.root = options.sampler;
     this.parentBased = options.parentBased ?? false;
     this.alwaysOn = options.sampler instanceof AlwaysOnSampler;
+    this.ratio = options.sampler instanceof RatioSampler ? options.sampler : undefined;
   }
 
   startSpan(name: string, options: SpanOptions = {}, context: Context = contexts.active()): Span {
@@ -310,6 +313,9 @@ export class LeanTracer implements Tracer {
     } else if (this.alwaysOn) {
       // always_on, the default root sampler: its answer without asking (an object fewer per trace).
       sampled = true;
+    } else if (this.ratio && traceIdBytes) {
+      // traceidratio, on an id whose bytes are here: the same decision without reading its hex.
+      sampled = this.ratio.sampledBytes(traceIdBytes, traceIdAt);
     } else {
       // A sampler reads the attributes and links, never keeps them.
       const sampling = this.root.shouldSample(parentContext, traceId, name, kind, attributes, links);

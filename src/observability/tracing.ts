@@ -45,16 +45,17 @@ export async function startTracing(
   onDropped: (dropped: number) => void = () => {},
 ): Promise<() => Promise<void>> {
   if (active) return async () => {};
-  const [sdk, resources, spanProcessor, { LeanTracer, leanProvider }] = await Promise.all([
+  const [sdk, resources, spanProcessor, { LeanTracer, leanProvider }, { RatioSampler }] = await Promise.all([
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/resources'),
     config.protocol === 'http/json' ? jsonProcessor(config) : protobufProcessor(config, onDropped),
     import('./lean-tracer.ts'),
+    import('./ratio-sampler.ts'),
   ]);
   const samplers = {
     always_on: () => new sdk.AlwaysOnSampler(),
     always_off: () => new sdk.AlwaysOffSampler(),
-    traceidratio: () => new sdk.TraceIdRatioBasedSampler(config.sampler.ratio),
+    traceidratio: () => new RatioSampler(config.sampler.ratio),
   };
   const parentBased = config.sampler.name.startsWith('parentbased_');
   const rootSampler = samplers[config.sampler.name.replace(/^parentbased_/, '') as keyof typeof samplers]();
