@@ -304,20 +304,12 @@ describe('PUT /v1/webhooks validation', () => {
       [json, ''],
       [json, '{}'],
     ] as const) {
-      const rotated = await service.inject({
-        method: 'POST',
-        url: '/v1/webhooks/segredo',
-        headers,
-        ...(payload === undefined ? {} : { payload }),
-      });
+      const post = (url: string) =>
+        service.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload }) });
+      const rotated = await post('/v1/webhooks/segredo');
       expect(rotated.statusCode, rotated.body).toBe(200);
       rememberSecret(rotated.json().segredo);
-      const test = await service.inject({
-        method: 'POST',
-        url: '/v1/webhooks/teste',
-        headers,
-        ...(payload === undefined ? {} : { payload }),
-      });
+      const test = await post('/v1/webhooks/teste');
       expect(test.statusCode, test.body).toBe(200);
       expect(test.json().entregue).toBe(true);
     }
