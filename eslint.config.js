@@ -32,6 +32,7 @@ export default tseslint.config(
         document: 'readonly',
         window: 'readonly',
         EventSource: 'readonly',
+        DOMParser: 'readonly',
         navigator: 'readonly',
         location: 'readonly',
         HTMLElement: 'readonly',

@@ -38,3 +38,9 @@ export const tooManyRequests = (retryAfterSeconds: number, headers: Record<strin
   new AppError(429, 'limite_excedido', 'Limite de requisições excedido. Aguarde e tente novamente.', {
     headers: { 'retry-after': String(retryAfterSeconds), ...headers },
   });
+
+/** The process is past a shared budget (event loop, memory, streams): the caller retries later. */
+export const overloaded = (retryAfterSeconds: number): AppError =>
+  new AppError(503, 'servico_sobrecarregado', 'Serviço sobrecarregado no momento. Tente novamente em instantes.', {
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });

@@ -53,6 +53,17 @@ export interface Config {
     containAfter: number;
   };
   shutdownTimeoutMs: number;
+  /** Budgets every channel shares in one process (README "Bounded work"). */
+  limits: {
+    /** Inbox event streams open at once in one api process. */
+    streams: number;
+    /** Mean event-loop delay, in ms, past which the expensive routes answer 503 (0: never). */
+    shedEventLoopDelayMs: number;
+    /** Heap in use, as a share of V8's heap limit, past which the expensive routes answer 503. */
+    shedHeapRatio: number;
+    /** Requests of the expensive routes (sandbox inbox and viewer) that run at once in one process. */
+    heavyConcurrency: number;
+  };
   /**
    * Who may read /metrics (README "Operating it"): with `listen`, only that address serves
    * it (any role, the worker's included) and the API port does not; with `token`, a
@@ -177,6 +188,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       containAfter: read.int('CONSIGNA_WORKER_CONTAIN_AFTER', 3, { min: 1, max: 1000 }),
     },
     shutdownTimeoutMs: read.int('CONSIGNA_SHUTDOWN_TIMEOUT_MS', 15_000, { min: 0 }),
+    limits: {
+      streams: read.int('CONSIGNA_MAX_STREAMS', 200, { min: 1, max: 100_000 }),
+      shedEventLoopDelayMs: read.int('CONSIGNA_SHED_EVENT_LOOP_DELAY_MS', 100, { min: 0, max: 60_000 }),
+      shedHeapRatio: read.ratio('CONSIGNA_SHED_HEAP_RATIO', 0.8),
+      // The embedded database is one connection that every request shares: one at a time.
+      heavyConcurrency: read.int('CONSIGNA_HEAVY_CONCURRENCY', databaseUrl ? 4 : 1, { min: 1, max: 1000 }),
+    },
     metrics: {
       ...optional('listen', read.listenAddress('CONSIGNA_METRICS_LISTEN')),
       ...optional('token', read.secret('CONSIGNA_METRICS_TOKEN', 16)),

@@ -1,6 +1,7 @@
 // One Kysely instance over either PostgreSQL (pg pool) or PGlite (embedded), with
 // the same SQL. Also the notification channel (LISTEN/NOTIFY) that wakes workers.
 import { Kysely, PGliteDialect, PostgresDialect, sql, type Dialect, type Transaction } from 'kysely';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { ServiceTracer } from '../observability/tracing.ts';
@@ -186,7 +187,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
       : {}),
   });
-  const db = new Kysely<Tables>({ dialect: withTracing(new PGliteDialect({ pglite }), options) });
+  const db = new Kysely<Tables>({ dialect: withTracing(new PGliteDialect({ pglite: yielding(pglite) }), options) });
   return {
     db,
     kind: 'pglite',
@@ -216,6 +217,36 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/**
+ * PGlite runs each statement synchronously on this thread, and the code awaiting it
+ * resumes as a microtask: a queue of requests issuing statements one after another
+ * would run back to back without the event loop ever reaching timers or sockets (one
+ * inbox flood held it for over a second). Each statement the service issues first
+ * yields to the event loop, so other requests' I/O runs between any two statements.
+ */
+function yielding(pglite: PGlite): PGlite {
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const withYield = <T extends object>(target: T, wrap: Partial<Record<keyof T, unknown>>): T =>
+    new Proxy(target, {
+      get(object, key) {
+        if (key in wrap) return wrap[key as keyof T];
+        const value = Reflect.get(object, key, object) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+      },
+    });
+  type Tx = Parameters<Parameters<PGlite['transaction']>[0]>[0];
+  const query = <T extends Pick<PGlite, 'query'>>(target: T) =>
+    (async (...args: Parameters<PGlite['query']>) => {
+      await turn();
+      return target.query(...args);
+    }) as PGlite['query'];
+  return withYield(pglite, {
+    query: query(pglite),
+    transaction: ((fn: (tx: Tx) => Promise<unknown>) =>
+      pglite.transaction((tx) => fn(withYield(tx, { query: query(tx) })))) as PGlite['transaction'],
+  });
 }
 
 async function pingDb(db: DB): Promise<boolean> {

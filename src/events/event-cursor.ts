@@ -3,6 +3,7 @@
 // to channels.
 import { badRequest } from '../errors.ts';
 import { FIELD_MESSAGES } from '../text/messages.ts';
+import { parseInstant } from '../text/instant.ts';
 
 export interface EventPosition {
   /** xid8 as text ('0' for events recorded before the column existed). */
@@ -21,10 +22,17 @@ export function decodeCursor(cursor: string): EventPosition {
   return { xid: match[1]!, id: match[2]! };
 }
 
-/** `desde`/`ate` as dates, refusing an empty or backwards range. */
+/** `desde`/`ate` as dates, refusing one that is not a date, and an empty or backwards range. */
 export function period(query: { desde?: string; ate?: string }): { desde?: Date; ate?: Date } {
-  const desde = query.desde !== undefined ? new Date(query.desde) : undefined;
-  const ate = query.ate !== undefined ? new Date(query.ate) : undefined;
+  const instant = (field: 'desde' | 'ate'): Date | undefined => {
+    const text = query[field];
+    if (text === undefined) return undefined;
+    const at = parseInstant(text);
+    if (!at) throw badRequest(`${field}_invalido`, FIELD_MESSAGES[`${field}_invalido`]!);
+    return at;
+  };
+  const desde = instant('desde');
+  const ate = instant('ate');
   if (desde && ate && desde >= ate) throw badRequest('periodo_invalido', 'Período inválido: desde deve ser anterior a ate.');
   return { ...(desde ? { desde } : {}), ...(ate ? { ate } : {}) };
 }

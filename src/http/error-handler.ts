@@ -119,6 +119,9 @@ export function sendError(error: AppError, request: FastifyRequest, reply: Fasti
 /** Title and text of an HTML error page (hosted journey, inbox viewer) for an error. */
 export function pageTextFor(error: AppError, requestId: string): { title: string; text: string } {
   if (error.code === 'db_unavailable') return { title: 'Serviço indisponível', text: 'Tente novamente em instantes.' };
+  if (error.code === 'servico_sobrecarregado') {
+    return { title: 'Serviço ocupado', text: 'Muita coisa ao mesmo tempo agora. Tente novamente em alguns segundos.' };
+  }
   if (error.status >= 500) {
     return { title: 'Algo deu errado', text: `Tente novamente. Se o problema continuar, informe o código ${requestId}.` };
   }

@@ -23,6 +23,7 @@ import { LazyChildLogger, type Logger } from '../observability/logger.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../text/json.ts';
 import { activeTracer } from '../observability/tracing.ts';
 import { requestTracing } from './request-tracing.ts';
+import { registerLoadShedding } from './load-shedding.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -112,6 +113,7 @@ export function createHttpServer(ctx: Context): { app: App; limiter: RateLimiter
   });
 
   const metrics = metricsFor(ctx);
+  registerLoadShedding(app, ctx, metrics);
   app.addHook('onResponse', (request, reply, done) => {
     tracing?.exit(request, reply.statusCode);
     const route = request.routeOptions.url ?? 'not-found';

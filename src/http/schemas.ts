@@ -31,6 +31,7 @@ const ERROR_MESSAGES: Record<string, string> = {
   limite_excedido: 'Limite de requisições excedido. Aguarde e tente novamente.',
   erro_interno: 'Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.',
   corpo_muito_grande: 'Corpo da requisição acima do limite permitido.',
+  servico_sobrecarregado: 'Serviço sobrecarregado no momento. Tente novamente em instantes.',
 };
 
 /** The standard error body, with the codes this response may carry. */

@@ -4,6 +4,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isInstant } from '../text/instant.ts';
 
 // ajv-formats ships CommonJS with a default export object.
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -15,8 +16,11 @@ const common: Options = {
   strict: false,
 };
 
-const strictAjv = addFormats(new Ajv({ ...common, coerceTypes: false }));
-const coercingAjv = addFormats(new Ajv({ ...common, coerceTypes: true }));
+// `date-time` is the service's own parser (src/text/instant.ts): what passes validation
+// is exactly what the handlers can turn into a Date.
+const withFormats = (ajv: Ajv): Ajv => addFormats(ajv).addFormat('date-time', { type: 'string', validate: isInstant });
+const strictAjv = withFormats(new Ajv({ ...common, coerceTypes: false }));
+const coercingAjv = withFormats(new Ajv({ ...common, coerceTypes: true }));
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema);

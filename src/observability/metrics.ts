@@ -9,6 +9,10 @@ export interface Metrics {
   registry: Registry;
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   observeAttempt(claimed: ClaimedDelivery, result: AttemptResult): void;
+  /** A request answered 503 because the process was past a shared budget (load shedding). */
+  observeShed(route: string, reason: string): void;
+  /** Where the load-shedding gauge reads whether the process is under pressure now. */
+  watchPressure(probe: () => boolean): void;
 }
 
 const metricsByRegistry = new WeakMap<Context['database'], Metrics>();
@@ -147,6 +151,24 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config'>): Met
     },
   });
 
+  const shed = new Counter({
+    name: 'consigna_http_shed_total',
+    help:
+      'Requests answered 503 servico_sobrecarregado to protect the process, by route pattern and reason ' +
+      '(eventLoopDelay, heapUsedBytes, streams).',
+    labelNames: ['route', 'motivo'],
+    registers: [registry],
+  });
+  let pressureProbe: (() => boolean) | undefined;
+  new Gauge({
+    name: 'consigna_under_pressure',
+    help: '1 while the process is past its event-loop delay or heap limit and sheds the expensive routes.',
+    registers: [registry],
+    collect() {
+      this.set(pressureProbe?.() ? 1 : 0);
+    },
+  });
+
   // Every attempt counts here: the children are made once, as for the requests below
   // (prom-client would otherwise make a closure per observation).
   const attemptsBy = {
@@ -173,6 +195,12 @@ function createMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config'>): Met
       }
       series.count.inc();
       series.latency.observe(seconds);
+    },
+    observeShed(route, reason) {
+      shed.inc({ route, motivo: reason });
+    },
+    watchPressure(probe) {
+      pressureProbe = probe;
     },
     observeAttempt(claimed, result) {
       attemptsBy[result.status].inc();

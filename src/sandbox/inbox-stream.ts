@@ -6,111 +6,245 @@
 // event it sent. The database is the only source: a missed notification (a listener
 // reconnecting) costs a read, never an event, and a client that reconnects with
 // Last-Event-ID gets every event the inbox still keeps after that id.
+//
+// Bounded work: a stream reads a few ids at a time and writes only while its client
+// drains (the sink says when it is full, and the stream waits for `resume`), so what a
+// stream holds in memory is at most one event, whatever the client fails to read. Each
+// event is read and serialized once per process, however many streams send it (a
+// bounded cache of messages by id: stored events never change). Slots are taken
+// synchronously (`reserve`), so the caps hold under any concurrency.
 import type { Context } from '../context.ts';
-import { INBOX_NOTIFY_CHANNEL, inboxEventsAfter } from './inbox.repository.ts';
-import { rawBodyOf, toReceivedEvent, MAX_EVENTS, type ReceivedEvent } from './inbox.service.ts';
+import { INBOX_NOTIFY_CHANNEL, inboxEventById, inboxEventIdsAfter } from './inbox.repository.ts';
+import { rawBase64Of, toReceivedEvent, type ReceivedEvent } from './inbox.service.ts';
 
 type Deps = Pick<Context, 'database' | 'log'>;
+
+/** Ids read per query: a stream never asks for the whole inbox at once. */
+const READ_BATCH = 8;
+/** Serialized messages kept for the streams of this process (an event is at most a few hundred KB). */
+const CACHE_BYTES = 8 * 1024 * 1024;
 
 /** One stream's event: the record the inbox shows, plus the exact bytes that arrived. */
 export interface StreamedEvent extends ReceivedEvent {
   corpoBase64: string;
 }
 
+/** 'sent': write more; 'full': written, wait for `resume` before the next; 'gone': the client left. */
+export type SendResult = 'sent' | 'full' | 'gone';
+
 export interface InboxStreamSink {
-  /** Writes one event; false when the client is gone. */
-  send(event: StreamedEvent): boolean;
+  /** Writes one event, already serialized as a Server-Sent Events message. */
+  send(message: string): SendResult;
+}
+
+/** The Server-Sent Events message of a stored event. */
+export const eventMessage = (event: StreamedEvent): string =>
+  `id: ${event.id}\nevent: evento\ndata: ${JSON.stringify(event)}\n\n`;
+
+/** Messages by event id, oldest evicted first once past `maxBytes`; a pending read is shared. */
+class MessageCache {
+  readonly #maxBytes: number;
+  readonly #entries = new Map<number, Promise<string | undefined>>();
+  readonly #sizes = new Map<number, number>();
+  #bytes = 0;
+
+  constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
+  }
+
+  get(id: number, load: () => Promise<string | undefined>): Promise<string | undefined> {
+    const cached = this.#entries.get(id);
+    if (cached) return cached;
+    const pending = load();
+    this.#entries.set(id, pending);
+    pending.then(
+      (message) => (message === undefined ? this.#entries.delete(id) : this.#account(id, message.length)),
+      () => this.#entries.delete(id),
+    );
+    return pending;
+  }
+
+  #account(id: number, size: number): void {
+    if (!this.#entries.has(id)) return;
+    this.#sizes.set(id, size);
+    this.#bytes += size;
+    for (const [oldest, bytes] of this.#sizes) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#sizes.delete(oldest);
+      this.#entries.delete(oldest);
+      this.#bytes -= bytes;
+    }
+  }
+}
+
+export interface StreamLimits {
+  perInbox: number;
+  perProcess: number;
+}
+
+/** A taken slot: `start` turns it into a running stream, `release` gives it back. */
+export interface StreamSlot {
+  start(afterId: number, sink: InboxStreamSink): OpenStream;
+  release(): void;
+}
+
+export interface OpenStream {
+  /** The client drained what was written: go on from where the stream stopped. */
+  resume(): void;
+  close(): void;
 }
 
 interface Stream {
-  inboxId: string;
   lastId: number;
-  sink: InboxStreamSink;
+  sink: InboxStreamSink | undefined;
+  /** Written up to a message the client has not taken yet: skipped until `resume`. */
+  paused: boolean;
+}
+
+/** The streams of one inbox in this process, read together: one query serves them all. */
+interface Inbox {
+  streams: Set<Stream>;
   reading: boolean;
   again: boolean;
 }
 
 export class InboxStreams {
   readonly #deps: Deps;
-  readonly #byInbox = new Map<string, Set<Stream>>();
+  readonly #limits: StreamLimits;
+  readonly #inboxes = new Map<string, Inbox>();
+  readonly #messages = new MessageCache(CACHE_BYTES);
+  #total = 0;
   #unlisten: Promise<() => Promise<void>> | undefined;
   #closed = false;
 
-  constructor(deps: Deps) {
+  constructor(deps: Deps, limits: StreamLimits) {
     this.#deps = deps;
+    this.#limits = limits;
   }
 
-  /** Number of open streams of an inbox (to cap them). */
-  count(inboxId: string): number {
-    return this.#byInbox.get(inboxId)?.size ?? 0;
+  /** Streams open (or being opened) in this process. */
+  get size(): number {
+    return this.#total;
   }
 
   /**
-   * Opens a stream from `afterId`: sends what the inbox keeps after it at once, then
-   * each new event. Returns the function that closes it.
+   * Takes a slot for a stream of `inboxId`, or says which cap is reached. Synchronous:
+   * two requests cannot both see the last free slot.
    */
-  async open(inboxId: string, afterId: number, sink: InboxStreamSink): Promise<() => void> {
+  reserve(inboxId: string): StreamSlot | 'receptor' | 'processo' {
     if (this.#closed) throw new Error('inbox streams are closed');
+    const inbox = this.#inboxes.get(inboxId) ?? { streams: new Set<Stream>(), reading: false, again: false };
+    if (inbox.streams.size >= this.#limits.perInbox) return 'receptor';
+    if (this.#total >= this.#limits.perProcess) return 'processo';
+    const stream: Stream = { lastId: 0, sink: undefined, paused: false };
+    inbox.streams.add(stream);
+    this.#inboxes.set(inboxId, inbox);
+    this.#total += 1;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.#remove(inboxId, stream);
+    };
+    return {
+      release,
+      start: (afterId, sink) => {
+        stream.lastId = afterId;
+        stream.sink = sink;
+        void this.#read(inboxId);
+        return {
+          close: release,
+          resume: () => {
+            stream.paused = false;
+            void this.#read(inboxId);
+          },
+        };
+      },
+    };
+  }
+
+  /** Resolves once this process hears the inbox notifications (before the first stream starts). */
+  async listening(): Promise<void> {
     this.#unlisten ??= this.#deps.database.listen(
       INBOX_NOTIFY_CHANNEL,
-      (payload) => this.#wake(payload),
+      (payload) => void this.#read(payload),
       // Notifications may have been missed while the listener reconnected.
       () => {
-        for (const id of this.#byInbox.keys()) this.#wake(id);
+        for (const id of this.#inboxes.keys()) void this.#read(id);
       },
     );
-    await this.#unlisten;
-    const stream: Stream = { inboxId, lastId: afterId, sink, reading: false, again: false };
-    let streams = this.#byInbox.get(inboxId);
-    if (!streams) this.#byInbox.set(inboxId, (streams = new Set()));
-    streams.add(stream);
-    void this.#read(stream);
-    return () => this.#remove(stream);
+    try {
+      await this.#unlisten;
+    } catch (error) {
+      this.#unlisten = undefined;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#byInbox.clear();
+    this.#inboxes.clear();
+    this.#total = 0;
     const unlisten = this.#unlisten;
     this.#unlisten = undefined;
     if (unlisten) await (await unlisten)();
   }
 
-  #wake(inboxId: string): void {
-    for (const stream of this.#byInbox.get(inboxId) ?? []) void this.#read(stream);
+  #remove(inboxId: string, stream: Stream): void {
+    const inbox = this.#inboxes.get(inboxId);
+    if (!inbox?.streams.delete(stream)) return;
+    this.#total -= 1;
+    if (inbox.streams.size === 0) this.#inboxes.delete(inboxId);
   }
 
-  #remove(stream: Stream): void {
-    const streams = this.#byInbox.get(stream.inboxId);
-    streams?.delete(stream);
-    if (streams?.size === 0) this.#byInbox.delete(stream.inboxId);
+  #message(inboxId: string, id: number): Promise<string | undefined> {
+    return this.#messages.get(id, async () => {
+      const row = await inboxEventById(this.#deps.database.db, inboxId, id);
+      return row && eventMessage({ ...toReceivedEvent(row), corpoBase64: rawBase64Of(row) });
+    });
   }
 
-  /** One read at a time per stream; a wake-up during a read makes it read once more. */
-  async #read(stream: Stream): Promise<void> {
-    if (stream.reading) {
-      stream.again = true;
+  /**
+   * Sends each ready stream of the inbox what it has not had yet, oldest first. One read
+   * at a time per inbox; a wake-up during a read makes it read once more.
+   */
+  async #read(inboxId: string): Promise<void> {
+    const inbox = this.#inboxes.get(inboxId);
+    if (!inbox) return;
+    if (inbox.reading) {
+      inbox.again = true;
       return;
     }
-    stream.reading = true;
+    inbox.reading = true;
     try {
       do {
-        stream.again = false;
-        const rows = await inboxEventsAfter(this.#deps.database.db, stream.inboxId, stream.lastId, MAX_EVENTS);
-        for (const row of rows) {
-          if (!stream.sink.send({ ...toReceivedEvent(row), corpoBase64: rawBodyOf(row).toString('base64') })) {
-            this.#remove(stream);
-            return;
+        inbox.again = false;
+        const ready = [...inbox.streams].filter((stream) => stream.sink && !stream.paused);
+        if (ready.length === 0) break;
+        const after = Math.min(...ready.map((stream) => stream.lastId));
+        const ids = await inboxEventIdsAfter(this.#deps.database.db, inboxId, after, READ_BATCH);
+        for (const id of ids) {
+          const message = await this.#message(inboxId, id);
+          for (const stream of inbox.streams) {
+            if (!stream.sink || stream.paused || stream.lastId >= id) continue;
+            // Deleted since (the inbox keeps 50, or was cleared): nothing to send.
+            const sent = message === undefined ? 'sent' : stream.sink.send(message);
+            if (sent === 'gone') {
+              this.#remove(inboxId, stream);
+              continue;
+            }
+            stream.lastId = id;
+            // What was not written yet stays in the database until the client drains.
+            if (sent === 'full') stream.paused = true;
           }
-          stream.lastId = row.id;
         }
-        if (rows.length === MAX_EVENTS) stream.again = true;
-      } while (stream.again && this.#byInbox.get(stream.inboxId)?.has(stream));
+        if (ids.length === READ_BATCH) inbox.again = true;
+      } while (inbox.again && this.#inboxes.get(inboxId) === inbox);
     } catch (error) {
-      // The next notification (or the client's reconnection) reads again from lastId.
-      this.#deps.log.warn({ err: error, inboxId: stream.inboxId }, 'inbox stream read failed');
+      // The next notification (or the client's reconnection) reads again from each stream's position.
+      this.#deps.log.warn({ err: error, inboxId }, 'inbox stream read failed');
     } finally {
-      stream.reading = false;
+      inbox.reading = false;
     }
   }
 }

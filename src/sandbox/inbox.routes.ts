@@ -1,14 +1,24 @@
 import type { FastifyReply } from 'fastify';
+import { notFound } from '../errors.ts';
 import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
 import type { FastifyRequest } from 'fastify';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { inboxOfRequest } from './inbox-guard.ts';
-import { MAX_BODY_BYTES, clearReceived, ensureInbox, listReceived, receive, setResponderStatus } from './inbox.service.ts';
+import {
+  MAX_BODY_BYTES,
+  clearReceived,
+  ensureInbox,
+  listReceived,
+  receive,
+  receivedBody,
+  setResponderStatus,
+} from './inbox.service.ts';
 import {
   clearEventsByTokenSchema,
   clearEventsSchema,
   ensureInboxSchema,
+  eventBodySchema,
   listEventsSchema,
   receiveEventSchema,
   setResponderStatusSchema,
@@ -48,8 +58,25 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
     },
   );
 
-  app.get('/v1/sandbox/receptor/:token/eventos', { schema: listEventsSchema }, async (request, reply) =>
-    listReceived(ctx, await inboxOf(request, reply)),
+  app.get(
+    '/v1/sandbox/receptor/:token/eventos',
+    { config: { expensive: 'request' }, schema: listEventsSchema },
+    async (request, reply) => listReceived(ctx, await inboxOf(request, reply)),
+  );
+
+  app.get(
+    '/v1/sandbox/receptor/:token/eventos/:id/corpo',
+    { config: { expensive: 'request' }, schema: eventBodySchema },
+    async (request, reply) => {
+      const body = await receivedBody(ctx, await inboxOf(request, reply), request.params.id);
+      if (!body) throw notFound('Registro não encontrado: o receptor guarda só os 50 mais recentes.');
+      // Text for reading, never a document: no sniffing, no scripts, nothing loaded.
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('content-disposition', 'inline')
+        .send(body);
+    },
   );
 
   app.delete('/v1/sandbox/receptor/:token/eventos', { schema: clearEventsByTokenSchema }, async (request, reply) => {
@@ -65,7 +92,7 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
     scope.post(
       '/v1/sandbox/receptor/:token',
-      { bodyLimit: MAX_BODY_BYTES, schema: receiveEventSchema },
+      { bodyLimit: MAX_BODY_BYTES, config: { expensive: 'request' }, schema: receiveEventSchema },
       async (request, reply) => {
         const inbox = await inboxOf(request as FastifyRequest<{ Params: { token: string } }>, reply);
         const headers: Record<string, string> = {};

@@ -160,3 +160,26 @@ export const receiveEventSchema = {
     429: limited,
   },
 };
+
+/** GET /v1/sandbox/receptor/:token/eventos/:id/corpo */
+export const eventBodySchema = {
+  tags: ['Sandbox'],
+  summary: 'Obter o corpo exato de um evento recebido',
+  operationId: 'obterCorpoEventoReceptor',
+  security: [],
+  description:
+    'Sem Bearer. Os bytes exatos que chegaram (até 64 KB), como `text/plain; charset=utf-8`, para ler ou copiar o corpo ' +
+    'inteiro: a página de visualização mostra só uma prévia de cada corpo.',
+  params: Type.Object({
+    token: Type.String({ description: 'Token do receptor (prefixo `sbx_`).' }),
+    id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id do registro recebido.' }),
+  }),
+  response: {
+    200: {
+      description: 'O corpo como chegou.',
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    },
+    404: ErrorBody(['nao_encontrado'], 'Receptor ou registro não encontrado (o receptor guarda só os 50 mais recentes).'),
+    429: limited,
+  },
+};

@@ -11,16 +11,21 @@ import {
   deleteInboxEvents,
   findInboxByTokenHash,
   findInboxOfChannel,
+  inboxEventBody,
+  inboxEventPreviews,
   insertInboxIfMissing,
   newestInboxEvents,
   setInboxResponderStatus,
   storeInboxEvent,
-  type InboxEventRow,
+  type InboxEventBytes,
+  type InboxEventPreviewRow,
+  type InboxEventText,
   type InboxRow,
 } from './inbox.repository.ts';
+import { MAX_JSON_DEPTH, parseBoundedJson } from '../text/json.ts';
+import { cut, previewJson } from '../text/json-preview.ts';
 
 export type { InboxRow };
-import { MAX_JSON_DEPTH, parseBoundedJson } from '../text/json.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
 
@@ -111,7 +116,68 @@ export async function listReceived(deps: Deps, inbox: InboxRow): Promise<{ respo
   };
 }
 
-export function toReceivedEvent(r: InboxEventRow): ReceivedEvent {
+/** Events per page of the viewer. */
+export const VIEWER_PAGE_SIZE = 10;
+/** Characters of a body the viewer shows, formatted; the whole body is one link away. */
+export const PREVIEW_CHARS = 4000;
+
+/** One event as the viewer shows it: the record, and a bounded preview of its body. */
+export interface EventPreview extends Omit<ReceivedEvent, 'corpo' | 'corpoAviso'> {
+  previa: string;
+  /** False when the preview is only the start of the body. */
+  completa: boolean;
+  previaAviso?: string;
+  /** Size of the body as it arrived. */
+  bytes: number;
+}
+
+export interface PreviewPage {
+  responderStatus: number;
+  eventos: EventPreview[];
+  /** The `antes` of the next (older) page, when there is one. */
+  maisAntigos?: number;
+}
+
+/** A page of the viewer, newest first: what it costs depends on the page size, not on the bodies. */
+export async function previewReceived(deps: Deps, inbox: InboxRow, beforeId?: number): Promise<PreviewPage> {
+  const rows = await inboxEventPreviews(deps.database.db, inbox.id, {
+    limit: VIEWER_PAGE_SIZE + 1,
+    previewChars: PREVIEW_CHARS,
+    ...(beforeId !== undefined ? { beforeId } : {}),
+  });
+  const shown = rows.slice(0, VIEWER_PAGE_SIZE);
+  return {
+    responderStatus: inbox.responder_status,
+    eventos: shown.map(toPreview),
+    ...(rows.length > VIEWER_PAGE_SIZE ? { maisAntigos: shown.at(-1)!.id } : {}),
+  };
+}
+
+function toPreview(r: InboxEventPreviewRow): EventPreview {
+  const whole = r.corpo_inteiro;
+  const record = recordOf(r);
+  const start = r.corpo_inicio;
+  const json = /^\s*[[{]/.test(start) ? previewJson(start, PREVIEW_CHARS, whole) : undefined;
+  if (json?.kind === 'json') {
+    return { ...record, previa: json.text, completa: whole && json.complete, bytes: r.corpo_bytes };
+  }
+  const text = cut(start, PREVIEW_CHARS);
+  return {
+    ...record,
+    previa: text,
+    completa: whole && text.length === start.length,
+    ...(json?.kind === 'texto' && json.reason === 'profundidade' ? { previaAviso: TOO_DEEP_NOTICE } : {}),
+    bytes: r.corpo_bytes,
+  };
+}
+
+/** The exact bytes of one kept event, or undefined when the inbox no longer keeps it. */
+export async function receivedBody(deps: Deps, inbox: InboxRow, id: number): Promise<Buffer | undefined> {
+  const row = await inboxEventBody(deps.database.db, inbox.id, id);
+  return row && rawBodyOf(row);
+}
+
+function recordOf(r: Omit<InboxEventText, 'corpo'>): Omit<ReceivedEvent, 'corpo' | 'corpoAviso'> {
   return {
     id: r.id,
     recebidoEm: r.recebido_em.toISOString(),
@@ -122,13 +188,20 @@ export function toReceivedEvent(r: InboxEventRow): ReceivedEvent {
     ...(r.motivo !== null ? { motivo: r.motivo } : {}),
     respondeuStatus: r.respondeu_status,
     headers: r.headers,
-    ...bodyOf(r.corpo),
   };
 }
 
-/** The bytes that arrived (rows stored before they were kept: the text shown). */
-export const rawBodyOf = (r: InboxEventRow): Buffer =>
-  r.corpo_bruto ? Buffer.from(r.corpo_bruto) : Buffer.from(r.corpo, 'utf8');
+export function toReceivedEvent(r: InboxEventText): ReceivedEvent {
+  return { ...recordOf(r), ...bodyOf(r.corpo) };
+}
+
+/** The bytes that arrived, in base64 (the text shown, when they are exactly its UTF-8). */
+export const rawBase64Of = (r: InboxEventBytes): string =>
+  r.corpo_bruto_base64 !== null ? r.corpo_bruto_base64.replaceAll('\n', '') : Buffer.from(r.corpo, 'utf8').toString('base64');
+
+/** The bytes that arrived. */
+export const rawBodyOf = (r: InboxEventBytes): Buffer =>
+  r.corpo_bruto_base64 !== null ? Buffer.from(r.corpo_bruto_base64, 'base64') : Buffer.from(r.corpo, 'utf8');
 
 /** The stored text as JSON when it is JSON within the depth bound; as text otherwise. */
 function bodyOf(text: string): Pick<ReceivedEvent, 'corpo' | 'corpoAviso'> {
@@ -155,6 +228,10 @@ export async function receive(
   const raw = typeof received === 'string' ? Buffer.from(received, 'utf8') : received;
   const body = typeof received === 'string' ? received : received.toString('utf8');
   const check = await checkSignature(deps, inbox.channel_id, headers['x-service-signature'], body, now);
+  // PostgreSQL text cannot hold NUL; the visible replacement keeps the rest intact.
+  const text = body.replaceAll('\0', '\uFFFD');
+  // The bytes are kept apart only when the text is not them (invalid UTF-8, a NUL).
+  const exact = !body.includes('\0') && Buffer.from(body, 'utf8').equals(raw);
   await storeInboxEvent(
     deps.database.db,
     {
@@ -167,10 +244,9 @@ export async function receive(
       motivo: check.valid === null ? check.reason : null,
       respondeu_status: inbox.responder_status,
       headers: JSON.stringify(headers),
-      // PostgreSQL text cannot hold NUL; the visible replacement keeps the rest intact.
-      corpo: body.replaceAll('\0', '\uFFFD'),
-      corpo_bruto: raw,
+      corpo: text,
     },
+    exact ? undefined : raw,
     MAX_EVENTS,
   );
   return inbox.responder_status;

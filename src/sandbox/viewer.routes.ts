@@ -4,16 +4,25 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
-import { AppError } from '../errors.ts';
+import { AppError, badRequest } from '../errors.ts';
 import { setPageHeaders } from '../http/security-headers.ts';
 import { sendPage } from '../http/page-encoding.ts';
 import { pageTextFor, reportError } from '../http/error-handler.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import { clearReceived, inboxUrlOf, listReceived, setResponderStatus } from './inbox.service.ts';
+import { clearReceived, inboxUrlOf, previewReceived, setResponderStatus } from './inbox.service.ts';
 import { inboxOfRequest } from './inbox-guard.ts';
 import { viewerMessagePage, viewerPage, type Notice } from './views/viewer.ts';
 
 type Params = { token: string };
+
+/** `?antes=` of an older page: an event id (absent: the newest page). */
+function pagePosition(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,10}$/.test(value) || Number(value) > 2_147_483_647) {
+    throw badRequest('pagina_invalida', 'O parâmetro antes deve ser o id de um evento recebido.');
+  }
+  return Number(value);
+}
 const NOTICES: readonly string[] = ['modo', 'limpo'] satisfies Notice[];
 
 export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimiter): void {
@@ -38,6 +47,7 @@ export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimite
           viewerPath(token),
         );
       if (error.code === 'status_invalido') return page('Status inválido', error.message, viewerPath(token));
+      if (error.code === 'pagina_invalida') return page('Página inválida', error.message, viewerPath(token));
       throw error;
     }
   };
@@ -60,19 +70,17 @@ export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimite
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
 
-    scope.get<{ Params: Params; Querystring: { aviso?: string } }>(
+    scope.get<{ Params: Params; Querystring: { aviso?: string; antes?: string } }>(
       '/sandbox/receptor/:token',
-      { schema: { hide: true } },
+      { config: { expensive: 'request' }, schema: { hide: true } },
       async (request, reply) =>
         asPage(reply, request.params.token, async () => {
           const { token } = request.params;
-          const { responderStatus, eventos } = await listReceived(ctx, await inboxOf(request, reply));
+          const inbox = await inboxOf(request, reply);
+          const antes = pagePosition(request.query.antes);
+          const page = await previewReceived(ctx, inbox, antes);
           const notice = NOTICES.includes(request.query.aviso ?? '') ? (request.query.aviso as Notice) : undefined;
-          return sendPage(
-            request,
-            setPageHeaders(reply),
-            viewerPage(token, responderStatus, eventos, inboxUrlOf(ctx, token), notice).value,
-          );
+          return sendPage(request, setPageHeaders(reply), viewerPage(token, page, inboxUrlOf(ctx, token), notice, antes).value);
         }),
     );
 

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { SCREENSHOT_DIR, screenshot, skipBrowserTests, withBrowser, type ContextOptions } from '../helpers/browser.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { PREVIEW_CHARS, VIEWER_PAGE_SIZE } from '../../src/sandbox/inbox.service.ts';
 import { proposalLink, simulate } from '../webhooks/support.ts';
 import { channelWithInbox, channelWithRegisteredInbox, listEvents, postToInbox, type InboxSetup } from '../sandbox/support.ts';
 
@@ -238,23 +239,43 @@ describe.skipIf(skipBrowserTests())('inbox viewer in Chromium', () => {
     await watch.expectClean();
   });
 
-  it('shows hostile bodies that arrive live as the page would: too deep as text, too wide compact, each with its note', async () => {
+  it('shows large and hostile bodies that arrive live as a bounded preview, the exact body one click away, ten to a page', async () => {
     const setup = await channelWithInbox(service);
     const { page, watch } = await browser.newPage();
     await page.goto(setup.inbox.visualizacaoUrl);
     await page.getByText(EMPTY).waitFor();
     const deep = '['.repeat(4500) + ']'.repeat(4500);
-    let wide: unknown = Array.from({ length: 20_000 }, () => 1);
-    for (let i = 1; i < 64; i++) wide = [wide];
+    const wide = `[${Array(30_000).fill(7).join(',')}]`;
     expect((await postToInbox(service, setup.token, deep)).statusCode).toBe(200);
-    expect((await postToInbox(service, setup.token, JSON.stringify(wide))).statusCode).toBe(200);
+    expect((await postToInbox(service, setup.token, wide)).statusCode).toBe(200);
     await expect.poll(() => rows(page).count(), { timeout: 8000 }).toBe(2);
-    // Added by viewer.js, not by the server: the same rule in the browser.
+    // Rendered by the server for the page's own script: the same preview as on a reload.
     const [newest, oldest] = [rows(page).nth(0), rows(page).nth(1)];
-    await expect(newest.locator('.aviso-corpo').textContent()).resolves.toMatch(/Formatação omitida/);
-    await expect(newest.locator('pre').first().textContent()).resolves.toBe(JSON.stringify(wide));
-    await expect(oldest.locator('.aviso-corpo').textContent()).resolves.toMatch(/mais de 64 níveis/);
-    await expect(oldest.locator('pre').first().textContent()).resolves.toBe(deep);
+    await newest.getByText('Corpo', { exact: true }).click();
+    await expect(newest.locator('.aviso-corpo').textContent()).resolves.toMatch(/Prévia: só o início do corpo, que tem 58,6 KB/);
+    const preview = (await newest.locator('pre').first().textContent())!;
+    expect(preview.length).toBeLessThanOrEqual(PREVIEW_CHARS);
+    expect(preview.startsWith('[\n  7,\n  7,')).toBe(true);
+    await expect(oldest.locator('.aviso-corpo').first().textContent()).resolves.toMatch(/mais de 64 níveis/);
+    expect(deep.startsWith((await oldest.locator('pre').first().textContent())!)).toBe(true);
+
+    // The exact body, as text, in a new tab.
+    const [raw] = await Promise.all([
+      page.waitForEvent('popup'),
+      newest.getByRole('link', { name: /Corpo exato como texto/ }).click(),
+    ]);
+    await raw.waitForLoadState();
+    expect(await raw.evaluate(() => document.body.innerText)).toBe(wide);
+    await raw.close();
+
+    // Past ten events, the older ones are a page away (and the live page keeps the newest ten).
+    for (let n = 0; n < 10; n++) expect((await postToInbox(service, setup.token, JSON.stringify({ n }))).statusCode).toBe(200);
+    await expect.poll(() => rows(page).first().locator('pre').first().textContent(), { timeout: 8000 }).toContain('"n": 9');
+    await expect(rows(page).count()).resolves.toBe(VIEWER_PAGE_SIZE);
+    await page.getByRole('link', { name: 'Eventos mais antigos' }).click();
+    await page.getByRole('link', { name: 'Voltar aos mais recentes' }).waitFor();
+    await expect(rows(page).count()).resolves.toBe(2);
+    await expect(rows(page).nth(1).locator('.aviso-corpo').first().textContent()).resolves.toMatch(/mais de 64 níveis/);
     await watch.expectClean();
   });
 

@@ -96,6 +96,8 @@ export interface ServedChannel {
   serve: ConsignaProcess;
   /** Authorization header value of a fresh access token of the channel. */
   bearer: string;
+  /** The same for each channel asked for (`channels`), the first one included. */
+  bearers: string[];
   /** Kills the process and drops its database (or data folder). */
   close(): Promise<void>;
 }
@@ -105,7 +107,7 @@ export interface ServedChannel {
  * set, an embedded data folder otherwise) with one channel, created by the operator's
  * command before the service holds the data folder, and a token of that channel.
  */
-export async function serveWithChannel(env: Record<string, string> = {}): Promise<ServedChannel> {
+export async function serveWithChannel(env: Record<string, string> = {}, channels = 1): Promise<ServedChannel> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'consigna-serve-'));
   const fullEnv: Record<string, string> = {
@@ -119,22 +121,31 @@ export async function serveWithChannel(env: Record<string, string> = {}): Promis
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    const created = await promisify(execFile)(process.execPath, [BIN, 'channels', 'create', '--name', 'Canal', '--json'], {
-      env: { ...process.env, ...fullEnv },
-    });
-    const { clientId, clientSecret } = JSON.parse(created.stdout) as { clientId: string; clientSecret: string };
-    rememberSecret(clientSecret);
+    const credentials: Array<{ clientId: string; clientSecret: string }> = [];
+    for (let n = 1; n <= channels; n++) {
+      const created = await promisify(execFile)(process.execPath, [BIN, 'channels', 'create', '--name', `Canal ${n}`, '--json'], {
+        env: { ...process.env, ...fullEnv },
+      });
+      const issued = JSON.parse(created.stdout) as { clientId: string; clientSecret: string };
+      rememberSecret(issued.clientSecret);
+      credentials.push(issued);
+    }
     const serve = await startConsigna('serve', fullEnv);
-    const answer = await fetch(`${serve.url}/v1/oauth/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'client_credentials' }),
-    });
-    const token = ((await answer.json()) as { access_token: string }).access_token;
-    rememberSecret(token);
+    const bearers: string[] = [];
+    for (const { clientId, clientSecret } of credentials) {
+      const answer = await fetch(`${serve.url}/v1/oauth/token`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'client_credentials' }),
+      });
+      const token = ((await answer.json()) as { access_token: string }).access_token;
+      rememberSecret(token);
+      bearers.push(`Bearer ${token}`);
+    }
     return {
       serve,
-      bearer: `Bearer ${token}`,
+      bearer: bearers[0]!,
+      bearers,
       async close() {
         await serve.kill();
         await cleanup();

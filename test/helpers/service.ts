@@ -78,6 +78,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     CONSIGNA_MASTER_KEY: masterKey,
     LOG_LEVEL: 'info',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
+    // The test process's own event loop (the embedded database starting, other tests'
+    // services) is no measure of this service's load: no shedding by delay unless a
+    // test asks for it (test/http/load-shedding.test.ts does).
+    CONSIGNA_SHED_EVENT_LOOP_DELAY_MS: '0',
     ...options.env,
   });
   const logs: string[] = [];

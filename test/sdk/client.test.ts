@@ -148,6 +148,11 @@ describe('every endpoint through its typed method', () => {
     const stored = received.eventos[0]!;
     const event = verifyWebhook(JSON.stringify(stored.corpo), stored.headers['x-service-signature'], created.segredo!);
     expect(event.tipo).toBe('webhook.teste');
+    // And the exact bytes that arrived, which the signature covers.
+    const bytes = await consigna.getInboxEventBody(inbox, stored.id);
+    expect(verifyWebhook(Buffer.from(bytes).toString('utf8'), stored.headers['x-service-signature'], created.segredo!).id).toBe(
+      event.id,
+    );
 
     const link = await consigna.createLink({ cpf: '12345678909', celular: '11987654321', referenciaExterna: 'pedido-sdk-1' });
     expect(link).toMatchObject({

@@ -33,6 +33,7 @@ const METHODS: Record<string, keyof Consigna | null> = {
   'PUT /v1/sandbox/receptor': 'ensureInbox',
   'PUT /v1/sandbox/receptor/{token}/modo': 'setInboxStatus',
   'GET /v1/sandbox/receptor/{token}/eventos': 'listInboxEvents',
+  'GET /v1/sandbox/receptor/{token}/eventos/{id}/corpo': 'getInboxEventBody',
   'DELETE /v1/sandbox/receptor/eventos': 'clearInbox',
   // The inbox's own URL (the service posts events to it) and the viewer's clear button.
   'POST /v1/sandbox/receptor/{token}': null,

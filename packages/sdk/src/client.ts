@@ -105,6 +105,8 @@ interface RequestSpec {
   retry: RetryPolicy;
   idempotencyKey?: string | undefined;
   call?: CallOptions | undefined;
+  /** The answer is the body's bytes, not JSON. */
+  bytes?: boolean;
 }
 
 interface CachedToken {
@@ -389,6 +391,21 @@ export class Consigna {
     });
   }
 
+  /**
+   * `GET /v1/sandbox/receptor/{token}/eventos/{id}/corpo`: the exact bytes one received
+   * event arrived with (the viewer shows only a preview of each body).
+   */
+  getInboxEventBody(inbox: Inbox | string, id: number, options?: CallOptions): Promise<Uint8Array> {
+    return this.#send({
+      method: 'GET',
+      path: `/v1/sandbox/receptor/${encodeURIComponent(inboxToken(inbox))}/eventos/${id}/corpo`,
+      auth: false,
+      retry: 'always',
+      call: options,
+      bytes: true,
+    });
+  }
+
   /** `DELETE /v1/sandbox/receptor/eventos`: deletes what the channel's inbox received. */
   async clearInbox(options?: CallOptions): Promise<void> {
     await this.#send({ method: 'DELETE', path: '/v1/sandbox/receptor/eventos', retry: 'always', call: options });
@@ -437,6 +454,7 @@ export class Consigna {
 
       if (response.ok) {
         if (response.status === 204) return undefined as T;
+        if (spec.bytes) return new Uint8Array(await response.arrayBuffer()) as T;
         const text = await response.text();
         return (text ? JSON.parse(text) : undefined) as T;
       }

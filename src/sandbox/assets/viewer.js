@@ -1,179 +1,117 @@
 // Inbox viewer: follows the inbox's event stream (…/eventos/fluxo, Server-Sent Events)
-// and, on each event, reads the token-protected events endpoint and updates the list in
-// place, without reloading. Without the stream (no EventSource, or while it reconnects)
-// it polls every 2 seconds; with it, a slow poll still catches what the stream does not
-// carry (events cleared, the answered status changed elsewhere). Received events never change, so only new ones are
-// added and deleted ones removed: what the reader opened, selected or focused stays.
-// Everything untrusted goes in through textContent, never HTML.
+// and, on each event, reads this page again from the server and merges its list in
+// place, without reloading. The server renders every event (a bounded preview of each
+// body), so the page looks the same whether an event came live or with the page.
+// Without the stream (no EventSource, or while it reconnects) it polls every 2 seconds;
+// with it, a slow poll still catches what the stream does not carry (events cleared,
+// the answered status changed elsewhere). Received events never change, so only new
+// ones are added and deleted ones removed: what the reader opened, selected or focused
+// stays. Only the newest page is live; an older page is read as it was served.
 (() => {
   const POLL_MS = 2000;
   const LIVE_POLL_MS = 15000;
-  const EMPTY_TEXT = 'Nenhum evento recebido ainda. Envie um teste com POST /v1/webhooks/teste.';
   const token = document.body.dataset.token;
   const list = document.getElementById('eventos');
   const line = document.getElementById('atualizacao');
   const notice = document.getElementById('aviso');
   const select = document.getElementById('responderStatus');
+  const pages = document.getElementById('paginas');
+  const live = line.hasAttribute('data-ao-vivo');
   const base = `/v1/sandbox/receptor/${encodeURIComponent(token)}`;
-  const zone = { timeZone: 'America/Sao_Paulo' };
-  const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium', ...zone });
-  const clock = new Intl.DateTimeFormat('pt-BR', { timeStyle: 'medium', ...zone });
+  const self = `/sandbox/receptor/${encodeURIComponent(token)}`;
+  const clock = new Intl.DateTimeFormat('pt-BR', { timeStyle: 'medium', timeZone: 'America/Sao_Paulo' });
   let timer;
   let stopped = false;
-  // Answers are rendered only when newer than the last one rendered (a poll and a
-  // control's refresh can overlap).
-  let asked = 0;
-  let rendered = 0;
   let choosing = false;
-  let live = false;
-
-  const el = (tag, className, text) => {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-
-  function badge(event) {
-    if (event.assinaturaValida === true) return el('span', 'selo valido', 'Assinatura válida');
-    if (event.assinaturaValida === false) return el('span', 'selo invalido', 'Assinatura inválida');
-    return el('span', 'selo nao-verificado', `Não verificada: ${event.motivo || 'motivo desconhecido'}`);
-  }
-
-  function details(summary, text, remark) {
-    const d = el('details');
-    d.append(el('summary', null, summary));
-    if (remark) d.append(el('p', 'aviso-corpo', remark));
-    d.append(el('pre', null, text));
-    return d;
-  }
-
-  // The page's rule (src/sandbox/views/viewer.ts, bodyText): formatted JSON unless
-  // it would pass four times the compact text; then compact, with a note.
-  const COMPACT_NOTICE = 'Formatação omitida: o corpo formatado ficaria grande demais; mostrado em JSON compacto.';
-  function pretty(value, maxChars) {
-    const out = [];
-    let size = 0;
-    const put = (text) => {
-      size += text.length;
-      out.push(text);
-      return size <= maxChars;
-    };
-    const walk = (node, indent) => {
-      if (node === null || typeof node !== 'object') return put(JSON.stringify(node));
-      const inner = indent + '  ';
-      const entries = Array.isArray(node) ? node.map((item) => [undefined, item]) : Object.entries(node);
-      if (entries.length === 0) return put(Array.isArray(node) ? '[]' : '{}');
-      if (!put(Array.isArray(node) ? '[' : '{')) return false;
-      for (let i = 0; i < entries.length; i++) {
-        const [key, item] = entries[i];
-        if (!put(`${i === 0 ? '' : ','}\n${inner}${key === undefined ? '' : `${JSON.stringify(key)}: `}`)) return false;
-        if (!walk(item, inner)) return false;
-      }
-      return put(`\n${indent}${Array.isArray(node) ? ']' : '}'}`);
-    };
-    return walk(value, '') ? out.join('') : undefined;
-  }
-  function bodyText(event) {
-    if (typeof event.corpo === 'string') return { text: event.corpo, notice: event.corpoAviso };
-    const compact = JSON.stringify(event.corpo);
-    const text = pretty(event.corpo, 4 * compact.length);
-    return text === undefined ? { text: compact, notice: COMPACT_NOTICE } : { text };
-  }
-
-  function item(event) {
-    const li = el('li', 'evento novo');
-    li.dataset.id = String(event.id);
-    const top = el('div', 'linha');
-    top.append(el('span', 'tipo', event.tipo || '(sem tipo)'), badge(event));
-    const meta = el('div', 'meta');
-    const when = el('time', null, dateTime.format(new Date(event.recebidoEm)));
-    when.setAttribute('datetime', event.recebidoEm);
-    const ok = event.respondeuStatus >= 200 && event.respondeuStatus < 300;
-    meta.append(
-      when,
-      el('span', null, `Tentativa ${event.tentativa || '–'}`),
-      el('span', ok ? 'resposta' : 'resposta falha', `Respondeu ${event.respondeuStatus}`),
-    );
-    if (event.eventoId) meta.append(el('span', 'id', `ID ${event.eventoId}`));
-    const body = bodyText(event);
-    const headers = Object.entries(event.headers)
-      .map(([k, v]) => `${k}: ${v}\n`)
-      .join('');
-    li.append(top, meta, details('Corpo', body.text === '' ? '(vazio)' : body.text, body.notice), details('Cabeçalhos', headers));
-    return li;
-  }
-
-  /** Merges the newest-first list from the API into the page; returns how many are new. */
-  function render(eventos) {
-    const wanted = new Set(eventos.map((e) => String(e.id)));
-    const shown = new Map();
-    for (const li of [...list.children]) {
-      if (li.classList.contains('evento') && wanted.has(li.dataset.id)) shown.set(li.dataset.id, li);
-      else if (!(li.classList.contains('vazio') && eventos.length === 0)) li.remove();
-    }
-    let added = 0;
-    let cursor = list.firstElementChild;
-    for (const event of eventos) {
-      const existing = shown.get(String(event.id));
-      if (existing) {
-        cursor = existing.nextElementSibling;
-        continue;
-      }
-      list.insertBefore(item(event), cursor);
-      added += 1;
-    }
-    if (eventos.length === 0 && !list.querySelector('.vazio')) list.append(el('li', 'vazio', EMPTY_TEXT));
-    return added;
-  }
+  let pushed = false;
+  // One read at a time; events that arrive meanwhile make it read once more after.
+  let reading = false;
+  let again = false;
 
   const say = (text) => {
     notice.textContent = text;
   };
 
+  /** Merges the server's newest-first list into the page; returns how many are new. */
+  function merge(fresh) {
+    const items = [...fresh.children];
+    const wanted = new Set(items.filter((li) => li.classList.contains('evento')).map((li) => li.dataset.id));
+    const shown = new Map();
+    for (const li of [...list.children]) {
+      if (li.classList.contains('evento') && wanted.has(li.dataset.id)) shown.set(li.dataset.id, li);
+      else li.remove();
+    }
+    let added = 0;
+    let cursor = list.firstElementChild;
+    for (const item of items) {
+      const existing = item.classList.contains('evento') ? shown.get(item.dataset.id) : undefined;
+      if (existing) {
+        cursor = existing.nextElementSibling;
+        continue;
+      }
+      const node = document.importNode(item, true);
+      if (node.classList.contains('evento')) {
+        node.classList.add('novo');
+        added += 1;
+      }
+      list.insertBefore(node, cursor);
+    }
+    return added;
+  }
+
   async function refresh() {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
     clearTimeout(timer);
-    const seq = ++asked;
-    let wait = live ? LIVE_POLL_MS : POLL_MS;
+    let wait = pushed ? LIVE_POLL_MS : POLL_MS;
     try {
-      const response = await fetch(`${base}/eventos`, { cache: 'no-store' });
-      if (seq < rendered) return;
-      rendered = seq;
+      const response = await fetch(self, { cache: 'no-store', headers: { accept: 'text/html' } });
       if (response.status === 404) {
         stopped = true;
         line.textContent = 'Este receptor não existe mais.';
         return;
       }
-      if (response.status === 429) {
+      if (response.status === 429 || response.status === 503) {
         wait = Math.max(POLL_MS, Number(response.headers.get('retry-after') || 0) * 1000);
-        line.textContent = `Muitas requisições; tentando de novo em ${Math.round(wait / 1000)} segundos.`;
+        line.textContent = `${response.status === 429 ? 'Muitas requisições' : 'Serviço ocupado'}; tentando de novo em ${Math.round(wait / 1000)} segundos.`;
         return;
       }
       if (!response.ok) throw new Error(String(response.status));
-      const data = await response.json();
-      const added = render(data.eventos);
+      // Parsed, never run: a document from DOMParser executes no script and loads nothing.
+      const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+      const added = merge(fresh.getElementById('eventos'));
+      pages.replaceChildren(...[...fresh.getElementById('paginas').childNodes].map((n) => document.importNode(n, true)));
       if (added > 0) say(added === 1 ? '1 evento novo.' : `${added} eventos novos.`);
       // A choice not applied yet is left alone; otherwise show the status in force.
-      if (!choosing) select.value = String(data.responderStatus);
-      line.textContent = live
+      const inForce = fresh.querySelector('#responderStatus option[selected]');
+      if (!choosing && inForce) select.value = inForce.value;
+      line.textContent = pushed
         ? `Atualiza sozinho assim que um evento chega. Atualizado às ${clock.format(new Date())} (horário de Brasília).`
         : `Atualiza sozinho a cada 2 segundos. Atualizado às ${clock.format(new Date())} (horário de Brasília).`;
     } catch {
       line.textContent = 'Sem conexão com o serviço; tentando de novo…';
     } finally {
+      reading = false;
       clearTimeout(timer);
-      if (!stopped && document.visibilityState !== 'hidden') timer = setTimeout(refresh, wait);
+      if (again && !stopped) {
+        again = false;
+        void refresh();
+      } else if (!stopped && document.visibilityState !== 'hidden') timer = setTimeout(refresh, wait);
     }
   }
 
   async function send(url, init, done) {
     try {
       const response = await fetch(url, init);
-      if (response.status === 429)
+      if (response.status === 429 || response.status === 503)
         say(`Muitas requisições: aguarde ${response.headers.get('retry-after') || 'alguns'} segundos.`);
       else if (!response.ok) say('Não foi possível aplicar. Tente de novo.');
       else {
-        await refresh();
+        if (live) await refresh();
+        else window.location.assign(self);
         say(done);
       }
     } catch {
@@ -204,6 +142,9 @@
     e.preventDefault();
     void send(`${base}/eventos`, { method: 'DELETE' }, 'Eventos apagados.');
   });
+
+  if (!live) return;
+
   // A hidden tab does not poll (and does not spend the token's request budget).
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible' && !stopped) void refresh();
@@ -218,14 +159,14 @@
   if (typeof EventSource === 'function') {
     const source = new EventSource(`${base}/eventos/fluxo`);
     source.addEventListener('pronto', () => {
-      live = true;
+      pushed = true;
       void refresh();
     });
     source.addEventListener('evento', () => {
       if (document.visibilityState !== 'hidden') void refresh();
     });
     source.addEventListener('error', () => {
-      live = false;
+      pushed = false;
       if (stopped) source.close();
     });
   }

@@ -4,9 +4,8 @@
 import { html, type SafeHtml } from '../../http/html.ts';
 import { documentHead } from '../../journey/views/layout.ts';
 import { viewerAssets } from './assets.ts';
-import type { ReceivedEvent } from '../inbox.service.ts';
+import type { EventPreview, PreviewPage, ReceivedEvent } from '../inbox.service.ts';
 import { ALLOWED_STATUSES } from '../inbox.service.ts';
-import { PRETTY_SIZE_FACTOR, prettyJsonWithin } from '../../text/json.ts';
 
 const time = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'America/Sao_Paulo' });
 
@@ -21,23 +20,18 @@ export function badge(event: Pick<ReceivedEvent, 'assinaturaValida' | 'motivo'>)
   return html`<span class="selo nao-verificado">Não verificada: ${event.motivo ?? 'motivo desconhecido'}</span>`;
 }
 
-export const COMPACT_NOTICE = 'Formatação omitida: o corpo formatado ficaria grande demais; mostrado em JSON compacto.';
+const kilobytes = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+const sizeText = (bytes: number): string => (bytes < 1024 ? `${bytes} bytes` : `${kilobytes.format(bytes / 1024)} KB`);
 
-/**
- * The body as the page shows it: JSON formatted, unless the formatted text would pass
- * PRETTY_SIZE_FACTOR times the compact text (deep nesting multiplies indentation);
- * then compact, with a note. viewer.js applies the same rule in the browser.
- */
-export function bodyText(event: Pick<ReceivedEvent, 'corpo' | 'corpoAviso'>): { text: string; notice?: string } {
-  if (typeof event.corpo === 'string') return { text: event.corpo, ...(event.corpoAviso ? { notice: event.corpoAviso } : {}) };
-  const compact = JSON.stringify(event.corpo) ?? 'null';
-  const pretty = prettyJsonWithin(event.corpo, PRETTY_SIZE_FACTOR * compact.length);
-  return pretty === undefined ? { text: compact, notice: COMPACT_NOTICE } : { text: pretty };
-}
+/** Where the exact bytes of an event are (text/plain): the page shows a preview only. */
+export const rawBodyPath = (token: string, id: number): string =>
+  `/v1/sandbox/receptor/${encodeURIComponent(token)}/eventos/${id}/corpo`;
 
-function eventItem(event: ReceivedEvent): SafeHtml {
-  const { text: body, notice } = bodyText(event);
+function eventItem(token: string, event: EventPreview): SafeHtml {
   const ok = event.respondeuStatus >= 200 && event.respondeuStatus < 300;
+  const partial = event.completa
+    ? ''
+    : html`<p class="aviso-corpo">Prévia: só o início do corpo, que tem ${sizeText(event.bytes)}.</p>`;
   return html`<li class="evento" data-id="${event.id}">
   <div class="linha">
     <span class="tipo">${event.tipo ?? '(sem tipo)'}</span>
@@ -49,7 +43,8 @@ function eventItem(event: ReceivedEvent): SafeHtml {
     <span class="${ok ? 'resposta' : 'resposta falha'}">Respondeu ${event.respondeuStatus}</span>
     ${event.eventoId ? html`<span class="id">ID ${event.eventoId}</span>` : ''}
   </div>
-  <details><summary>Corpo</summary>${notice ? html`<p class="aviso-corpo">${notice}</p>` : ''}<pre>${body === '' ? '(vazio)' : body}</pre></details>
+  <details><summary>Corpo</summary>${event.previaAviso ? html`<p class="aviso-corpo">${event.previaAviso}</p>` : ''}${partial}<pre>${event.previa === '' ? '(vazio)' : event.previa}</pre>
+  <p class="corpo-exato"><a href="${rawBodyPath(token, event.id)}" target="_blank" rel="noopener">Corpo exato como texto (${sizeText(event.bytes)})</a></p></details>
   <details><summary>Cabeçalhos</summary><pre>${Object.entries(event.headers)
     .map(([k, v]) => `${k}: ${v}\n`)
     .join('')}</pre></details>
@@ -74,13 +69,11 @@ ${body}
 </html>`;
 }
 
-export function viewerPage(
-  token: string,
-  responderStatus: number,
-  events: ReceivedEvent[],
-  inboxUrl: string,
-  notice?: Notice,
-): SafeHtml {
+/** `antes`: the page shows the events older than this id (an older page is not live). */
+export function viewerPage(token: string, page: PreviewPage, inboxUrl: string, notice?: Notice, antes?: number): SafeHtml {
+  const { responderStatus, eventos: events } = page;
+  const first = antes === undefined;
+  const self = `/sandbox/receptor/${token}`;
   const noticeText =
     notice === 'modo' ? `Agora respondendo com ${responderStatus}.` : notice === 'limpo' ? 'Eventos apagados.' : '';
   return shell(
@@ -103,10 +96,17 @@ export function viewerPage(
     </form>
   </div>
   <p class="aviso" id="aviso" role="status">${noticeText}</p>
-  <p class="status-atualizacao" id="atualizacao">Mais recentes primeiro, horário de Brasília. <a href="/sandbox/receptor/${token}">Recarregue a página</a> para ver eventos novos.</p>
+  <p class="status-atualizacao" id="atualizacao"${first ? html` data-ao-vivo` : ''}>${
+    first
+      ? html`Mais recentes primeiro, horário de Brasília. <a href="${self}">Recarregue a página</a> para ver eventos novos.`
+      : html`Eventos mais antigos, horário de Brasília. <a href="${self}">Voltar aos mais recentes</a>.`
+  }</p>
   <ol class="eventos" id="eventos" aria-label="Eventos recebidos, mais recentes primeiro">
-    ${events.length ? events.map(eventItem) : html`<li class="vazio">${EMPTY_TEXT}</li>`}
-  </ol>`,
+    ${events.length ? events.map((event) => eventItem(token, event)) : html`<li class="vazio">${first ? EMPTY_TEXT : 'Nenhum evento mais antigo.'}</li>`}
+  </ol>
+  <nav class="paginas" id="paginas" aria-label="Páginas de eventos">${
+    page.maisAntigos !== undefined ? html`<a href="${self}?antes=${page.maisAntigos}">Eventos mais antigos</a>` : ''
+  }</nav>`,
     token,
   );
 }
