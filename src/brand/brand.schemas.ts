@@ -1,7 +1,7 @@
 // The OpenAPI contract of the brand routes (brand.routes.ts).
 import { Type } from 'typebox';
 import { DateTime, ErrorBody, NoContent, bearerErrors, withHeaders } from '../http/schemas.ts';
-import { MAX_LOGO_BYTES, MAX_LOGO_SIDE } from './logo.ts';
+import { LOGO_DRAWN_HEIGHT, LOGO_DRAWN_MAX_WIDTH, MAX_LOGO_BYTES, MAX_LOGO_SIDE, MAX_LOGO_TALL, MAX_LOGO_WIDE } from './logo.ts';
 
 const Brand = Type.Object(
   {
@@ -60,7 +60,11 @@ export const putBrandSchema = {
   security: [{ bearerAuth: [] }],
   body: Type.Object(
     {
-      nome: Type.String({ description: `De 1 a 60 caracteres, sem caracteres de controle. Sempre escapado nas páginas.` }),
+      nome: Type.String({
+        description:
+          'De 1 a 60 caracteres, com ao menos uma letra ou um dígito visível (só espaços ou caracteres invisíveis, ' +
+          'como U+2800 ou U+3164, não nomeiam ninguém), sem caracteres de controle. Sempre escapado nas páginas.',
+      }),
       cor: Type.Optional(
         Type.String({ description: '`#rrggbb`. Escurecida nas páginas se não for legível (veja `corAplicada`).' }),
       ),
@@ -68,7 +72,11 @@ export const putBrandSchema = {
         Type.String({
           description:
             `Os bytes de uma imagem PNG, JPEG ou WebP, em base64: até ${MAX_LOGO_BYTES} bytes (16 KB) e ` +
-            `${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels. O tipo é lido da imagem; SVG não é aceito. Aparece com 32 pixels de altura.`,
+            `${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels. O tipo é lido da imagem; SVG não é aceito. A imagem é lida até o ` +
+            'último byte e decodificada por inteiro: `logo_invalido` (com o motivo) se tiver mais de um cabeçalho de imagem ' +
+            'ou animação, tamanho declarado diferente do real, qualquer byte depois do fim da imagem, dados corrompidos, ' +
+            `rotação EXIF, ou proporção fora de 1:${MAX_LOGO_TALL} a ${MAX_LOGO_WIDE}:1. Guardado como enviado. Aparece com ` +
+            `${LOGO_DRAWN_HEIGHT} pixels de altura e no máximo ${LOGO_DRAWN_MAX_WIDTH} de largura.`,
         }),
       ),
     },

@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { isCleanText } from '../text/unicode.ts';
+import { hasVisibleLetterOrDigit, isCleanText } from '../text/unicode.ts';
 import { FIELD_MESSAGES } from '../text/messages.ts';
 import { accentFor, DEFAULT_ACCENT, HEX_COLOUR } from './colour.ts';
-import { MAX_LOGO_BYTES, MAX_LOGO_SIDE, readLogo } from './logo.ts';
+import { checkLogo, LOGO_DRAWN_HEIGHT, LOGO_DRAWN_MAX_WIDTH, MAX_LOGO_BYTES } from './logo.ts';
 import { deleteBrandRow, findBrandRow, findLogo, findPageBrand, upsertBrandRow, type BrandRow } from './brand.repository.ts';
 
 type Deps = Pick<Context, 'database' | 'clock' | 'config'>;
@@ -31,6 +31,7 @@ export interface BrandResource {
 /** What a hosted page shows of the channel. */
 export interface PageBrand {
   nome: string;
+  /** The box the logo is drawn in, in CSS pixels: its shape, bounded (logoBox). */
   logo?: { url: string; width: number; height: number };
   /** The stylesheet that sets the accent colour, when the channel has one. */
   css?: string;
@@ -43,9 +44,10 @@ export const logoPath = (hash: string) => `/marca/logo/${hash}`;
 export const accentPath = (accent: string) => `/marca/cor/${accent.slice(1)}.css`;
 
 /** Validates everything before anything is stored: a bad field leaves the brand as it was. */
-function parseBrand(input: BrandInput): Omit<BrandRow, 'channel_id' | 'updated_at'> {
+async function parseBrand(input: BrandInput): Promise<Omit<BrandRow, 'channel_id' | 'updated_at'>> {
   const nome = typeof input.nome === 'string' ? input.nome.trim() : undefined;
-  if (!nome || nome.length > NAME_MAX || !isCleanText(nome)) {
+  // The name is the only thing that says who offers the credit: blanks alone name no one.
+  if (!nome || nome.length > NAME_MAX || !isCleanText(nome) || !hasVisibleLetterOrDigit(nome)) {
     throw badRequest('nome_invalido', FIELD_MESSAGES.nome_invalido!);
   }
   let cor: string | null = null;
@@ -72,14 +74,9 @@ function parseBrand(input: BrandInput): Omit<BrandRow, 'channel_id' | 'updated_a
         `O logo tem ${bytes.length} bytes; o limite é ${MAX_LOGO_BYTES} (16 KB), para a página continuar leve no celular.`,
       );
     }
-    const info = readLogo(bytes);
-    if (!info) throw badRequest('logo_invalido', 'logo inválido: use uma imagem PNG, JPEG ou WebP (SVG não é aceito).');
-    if (info.width > MAX_LOGO_SIDE || info.height > MAX_LOGO_SIDE) {
-      throw badRequest(
-        'logo_invalido',
-        `logo inválido: ${info.width}×${info.height} pixels; o máximo é ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE}.`,
-      );
-    }
+    const checked = await checkLogo(bytes);
+    if (!checked.ok) throw badRequest('logo_invalido', `logo inválido: ${checked.reason}`);
+    const info = checked.logo;
     logo = {
       logo: bytes,
       logo_type: info.type,
@@ -116,7 +113,7 @@ export async function putBrand(
   channelId: string,
   input: BrandInput,
 ): Promise<{ created: boolean; brand: BrandResource }> {
-  const row: BrandRow = { channel_id: channelId, ...parseBrand(input), updated_at: deps.clock.now() };
+  const row: BrandRow = { channel_id: channelId, ...(await parseBrand(input)), updated_at: deps.clock.now() };
   const created = await upsertBrandRow(deps.database.db, row);
   return { created, brand: toResource(deps, row) };
 }
@@ -138,9 +135,19 @@ export async function pageBrand(deps: Pick<Context, 'database'>, channelId: stri
   if (!row) return { nome: 'Consigna' };
   return {
     nome: row.nome ?? row.name,
-    ...(row.logo_hash ? { logo: { url: logoPath(row.logo_hash), width: row.logo_width!, height: row.logo_height! } } : {}),
+    ...(row.logo_hash ? { logo: { url: logoPath(row.logo_hash), ...logoBox(row.logo_width!, row.logo_height!) } } : {}),
     ...(row.cor ? { css: accentPath(accentFor(row.cor).accent) } : {}),
   };
+}
+
+/**
+ * The box a page draws the logo in: LOGO_DRAWN_HEIGHT high and as wide as its shape asks,
+ * up to LOGO_DRAWN_MAX_WIDTH. Accepted logos fit (8:1 at most); a shape stored before that
+ * rule is letterboxed inside the box (object-fit: contain), never wider than the bound.
+ */
+export function logoBox(width: number, height: number): { width: number; height: number } {
+  const natural = Math.max(1, Math.round((width * LOGO_DRAWN_HEIGHT) / Math.max(1, height)));
+  return { width: Math.min(natural, LOGO_DRAWN_MAX_WIDTH), height: LOGO_DRAWN_HEIGHT };
 }
 
 /** GET /marca/logo/{hash}: the bytes and their type. */

@@ -1,71 +1,95 @@
 // The channel's logo: a small raster image we store and serve ourselves (no external
-// assets on the customer's page). The type comes from the bytes, never from what the
-// sender says, and the size in pixels is read from the header too: a few KB of PNG can
-// hold a 30,000 × 30,000 picture that would exhaust a phone's memory when decoded.
-// SVG is refused: it is a document that can carry script and external references.
+// assets on the customer's page). SVG is refused: it is a document that can carry script
+// and external references. A logo is accepted only when every way of reading it agrees:
+// - its container, walked to the last byte, holds one still image and nothing after it,
+//   with one declared size (logo-structure.ts);
+// - that size is within 1024×1024 and the shape between 1:4 and 8:1, checked before any
+//   pixel is decoded (a few KB of PNG can declare 30,000 × 30,000, a bomb for a phone);
+// - a PNG's compressed data holds exactly the declared rows (decoders stop there);
+// - libvips (sharp) decodes every pixel, with the same pixel limit as a second guard,
+//   and finds that size, the same format and no EXIF rotation (a browser would turn the
+//   picture, and the shape we checked would not be the shape drawn).
+// The bytes are stored as sent once accepted: re-encoding would change the channel's
+// file (and could grow it past the 16 KB budget) while everything it could hide after
+// the image is already refused.
+import type { default as Sharp } from 'sharp';
+import { pngPixelDataMismatch, readLogoStructure, type LogoStructure, type LogoType } from './logo-structure.ts';
 
-export type LogoType = 'image/png' | 'image/jpeg' | 'image/webp';
+export type { LogoType };
+export type LogoInfo = LogoStructure;
 
 export const MAX_LOGO_BYTES = 16 * 1024;
 export const MAX_LOGO_SIDE = 1024;
 
-export interface LogoInfo {
-  type: LogoType;
-  width: number;
-  height: number;
+/** The widest shape accepted (width:height), and the tallest (height:width). */
+export const MAX_LOGO_WIDE = 8;
+export const MAX_LOGO_TALL = 4;
+
+/** The pages draw the logo this many CSS pixels high and never wider than 8 × that (journey.css `.logo`). */
+export const LOGO_DRAWN_HEIGHT = 32;
+export const LOGO_DRAWN_MAX_WIDTH = LOGO_DRAWN_HEIGHT * MAX_LOGO_WIDE;
+
+// Loaded on first use: only setting a logo needs libvips, not the start of every process.
+// Each logo is decoded once, when it is set: libvips' operation cache would only hold memory.
+let loading: Promise<typeof Sharp> | undefined;
+function loadSharp(): Promise<typeof Sharp> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return loading;
 }
 
-/** The image's type and size in pixels, or undefined when it is not a PNG, JPEG or WebP we can read. */
-export function readLogo(bytes: Uint8Array): LogoInfo | undefined {
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (b.length >= 24 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
-    if (b.toString('latin1', 12, 16) !== 'IHDR') return undefined;
-    return sized('image/png', b.readUInt32BE(16), b.readUInt32BE(20));
+export type LogoCheck = { ok: true; logo: LogoInfo } | { ok: false; reason: string };
+
+const FORMATS: Record<string, LogoType> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+
+/** The logo's type and size, or the reason (pt-BR, completing "logo inválido: …") it is refused. */
+export async function checkLogo(bytes: Buffer): Promise<LogoCheck> {
+  const structure = readLogoStructure(bytes);
+  if (!structure.ok) return structure;
+  const { type, width, height } = structure.logo;
+  const size = `${width}×${height}`;
+  if (width > MAX_LOGO_SIDE || height > MAX_LOGO_SIDE) {
+    return { ok: false, reason: `${size} pixels; o máximo é ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE}.` };
   }
-  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return jpeg(b);
-  if (b.length >= 30 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return webp(b);
-  return undefined;
+  if (width > height * MAX_LOGO_WIDE || height > width * MAX_LOGO_TALL) {
+    return {
+      ok: false,
+      reason:
+        `${size} pixels; a largura deve ficar entre 1/${MAX_LOGO_TALL} e ${MAX_LOGO_WIDE} vezes a altura ` +
+        `(de 1:${MAX_LOGO_TALL} a ${MAX_LOGO_WIDE}:1), para caber no topo da página.`,
+    };
+  }
+  const leftover = type === 'image/png' ? pngPixelDataMismatch(bytes) : undefined;
+  if (leftover) return { ok: false, reason: leftover };
+  const decoded = await decode(bytes);
+  if (!decoded || FORMATS[decoded.format] !== type) {
+    return { ok: false, reason: 'a imagem não pôde ser decodificada (dados corrompidos ou incompletos).' };
+  }
+  if (decoded.width !== width || decoded.height !== height) {
+    return {
+      ok: false,
+      reason: `o tamanho declarado (${size} pixels) difere do tamanho da imagem (${decoded.width}×${decoded.height} pixels).`,
+    };
+  }
+  if (decoded.orientation !== 1) {
+    return { ok: false, reason: 'a imagem pede para ser girada ou espelhada (orientação EXIF); salve-a já na posição final.' };
+  }
+  return structure;
 }
 
-function sized(type: LogoType, width: number, height: number): LogoInfo | undefined {
-  return width > 0 && height > 0 ? { type, width, height } : undefined;
-}
-
-/** Walks the JPEG markers to the first start-of-frame, which holds the size. */
-function jpeg(b: Buffer): LogoInfo | undefined {
-  let at = 2;
-  while (at + 9 < b.length) {
-    if (b[at] !== 0xff) return undefined;
-    const marker = b[at + 1]!;
-    if (marker === 0xff) {
-      at += 1; // fill byte
-      continue;
-    }
-    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
-      at += 2;
-      continue;
-    }
-    const length = b.readUInt16BE(at + 2);
-    // SOF0–SOF15, except DHT (C4), JPG (C8) and DAC (CC).
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return sized('image/jpeg', b.readUInt16BE(at + 7), b.readUInt16BE(at + 5));
-    }
-    if (length < 2) return undefined;
-    at += 2 + length;
+/** Every pixel decoded; undefined when libvips reports an error, a warning or more than one page. */
+async function decode(bytes: Buffer) {
+  const sharp = await loadSharp();
+  try {
+    // failOn 'warning': the strictest level; a logo is a small file the channel can export again.
+    const image = sharp(bytes, { limitInputPixels: MAX_LOGO_SIDE * MAX_LOGO_SIDE, failOn: 'warning', sequentialRead: true });
+    const meta = await image.metadata();
+    if ((meta.pages ?? 1) !== 1) return undefined;
+    const { info } = await image.raw().toBuffer({ resolveWithObject: true });
+    return { format: meta.format, width: info.width, height: info.height, orientation: meta.orientation ?? 1 };
+  } catch {
+    return undefined;
   }
-  return undefined;
-}
-
-/** The three WebP forms: lossy (VP8), lossless (VP8L) and extended (VP8X). */
-function webp(b: Buffer): LogoInfo | undefined {
-  const chunk = b.toString('latin1', 12, 16);
-  if (chunk === 'VP8 ' && b[23] === 0x9d && b[24] === 0x01 && b[25] === 0x2a) {
-    return sized('image/webp', b.readUInt16LE(26) & 0x3fff, b.readUInt16LE(28) & 0x3fff);
-  }
-  if (chunk === 'VP8L' && b[20] === 0x2f) {
-    const bits = b.readUInt32LE(21);
-    return sized('image/webp', (bits & 0x3fff) + 1, ((bits >> 14) & 0x3fff) + 1);
-  }
-  if (chunk === 'VP8X') return sized('image/webp', b.readUIntLE(24, 3) + 1, b.readUIntLE(27, 3) + 1);
-  return undefined;
 }

@@ -1,7 +1,7 @@
 // pt-BR messages for the field codes that both a schema violation and a service's own
 // check can produce (the same code always reads the same). Other domain code builds its
 // own messages; these cover what the HTTP layer detects before a handler runs.
-import { CLEAN_TEXT_RULE } from './unicode.ts';
+import { CLEAN_TEXT_RULE, VISIBLE_TEXT_RULE } from './unicode.ts';
 
 export const FIELD_MESSAGES: Record<string, string> = {
   cpf_invalido: 'CPF inválido: informe 11 dígitos, somente números, com dígitos verificadores válidos.',
@@ -18,7 +18,7 @@ export const FIELD_MESSAGES: Record<string, string> = {
   desde_invalido: 'Parâmetro desde inválido: use data e hora ISO 8601 com fuso, por exemplo 2026-11-22T14:00:00Z.',
   ate_invalido: 'Parâmetro ate inválido: use data e hora ISO 8601 com fuso, por exemplo 2026-11-22T15:00:00Z.',
   entregue_invalido: 'Parâmetro entregue inválido: use true ou false.',
-  nome_invalido: `nome inválido: de 1 a 60 caracteres, ${CLEAN_TEXT_RULE}.`,
+  nome_invalido: `nome inválido: de 1 a 60 caracteres, ${VISIBLE_TEXT_RULE}, ${CLEAN_TEXT_RULE}.`,
   cor_invalida: 'cor inválida: use #RRGGBB, por exemplo #1A73E8.',
   logo_invalido: 'logo inválido: envie os bytes de uma imagem PNG, JPEG ou WebP em base64.',
   url_retorno_invalida: `urlRetorno inválida: https, sem usuário e senha, até 2.048 caracteres, ${CLEAN_TEXT_RULE}.`,

@@ -18,3 +18,18 @@ export function isCleanText(text: string): boolean {
 /** The sentence the guide and error messages use for the rule above. */
 export const CLEAN_TEXT_RULE =
   'sem caracteres de controle, separadores de linha, controles de direção de texto ou UTF-16 malformado';
+
+// A name shown to a person must name someone: at least one letter or digit that is drawn.
+// Text made only of blanks passes isCleanText (U+2800 braille blank, U+3164 hangul filler,
+// U+200B, the Unicode spaces…), and a few of those blanks are letters (Lo): the Hangul
+// fillers U+115F, U+1160, U+3164 and U+FFA0. Like every invisible format character they
+// are Default_Ignorable_Code_Point, which is what sets them apart from letters that show.
+const VISIBLE_LETTER_OR_DIGIT = /[[\p{L}\p{N}]--\p{Default_Ignorable_Code_Point}]/v;
+
+/** True when the text holds at least one letter or digit that renders (not a blank filler). */
+export function hasVisibleLetterOrDigit(text: string): boolean {
+  return VISIBLE_LETTER_OR_DIGIT.test(text);
+}
+
+/** The sentence error messages and the guide use for the rule above. */
+export const VISIBLE_TEXT_RULE = 'com ao menos uma letra ou um dígito visível';

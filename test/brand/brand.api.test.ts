@@ -3,12 +3,28 @@
 // is escaped, and one channel's brand never shows on another's pages. Also the link's
 // urlRetorno (§7.7) and its place in the idempotency fingerprint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { createLinkVia, VALID_CPFS } from '../helpers/links.ts';
 import { JourneyClient } from '../helpers/journey.ts';
-import { jpegHeader, makePng, pngHeaderClaiming, webpHeader } from '../helpers/images.ts';
+import {
+  jpegWithSecondFrame,
+  makeJpeg,
+  makePng,
+  makeWebp,
+  pngAnimated,
+  pngHeaderClaiming,
+  pngShortOfRows,
+  pngWithBadFilter,
+  pngWithDataAfterStream,
+  pngWithHiddenRows,
+  pngWithSecondHeader,
+  webpCanvasHolding,
+  withTrailer,
+} from '../helpers/images.ts';
 import { contrast } from '../../src/brand/colour.ts';
-import { readLogo } from '../../src/brand/logo.ts';
+import { checkLogo } from '../../src/brand/logo.ts';
+import { upsertBrandRow } from '../../src/brand/brand.repository.ts';
 
 let service: TestService;
 let a: Record<string, string>;
@@ -94,6 +110,12 @@ describe('the brand API', () => {
       [{ ...good, nome: 'x'.repeat(61) }, 400, 'nome_invalido'],
       [{ ...good, nome: 'Marca\u0007' }, 400, 'nome_invalido'],
       [{ ...good, nome: 'Marca\u202e' }, 400, 'nome_invalido'],
+      // Blanks only (clean text, but naming no one), the Hangul fillers being letters (Lo).
+      [{ ...good, nome: '\u2800\u2800\u2800' }, 400, 'nome_invalido'],
+      [{ ...good, nome: '\u3164' }, 400, 'nome_invalido'],
+      [{ ...good, nome: '\u115f\u1160\uffa0' }, 400, 'nome_invalido'],
+      [{ ...good, nome: '\u200b\u00ad\u2003\u202f\u205f\u2062\u3000\ufe0f\u{e0041}' }, 400, 'nome_invalido'],
+      [{ ...good, nome: '★ -- ★' }, 400, 'nome_invalido'],
       [{ ...good, nome: 42 }, 400, 'nome_invalido'],
       [{ cor: '#123456' }, 400, 'nome_invalido'],
       [{ ...good, cor: 'red' }, 400, 'cor_invalida'],
@@ -106,6 +128,10 @@ describe('the brand API', () => {
       [{ ...good, logo: Buffer.from('%PDF-1.7 not an image').toString('base64') }, 400, 'logo_invalido'],
       [{ ...good, logo: pngHeaderClaiming(30_000, 30_000).toString('base64') }, 400, 'logo_invalido'],
       [{ ...good, logo: makePng(1025, 1, [0, 0, 0]).toString('base64') }, 400, 'logo_invalido'],
+      // Shapes the header cannot draw: wider than 8:1, taller than 1:4.
+      [{ ...good, logo: makePng(1024, 1, [0, 0, 0]).toString('base64') }, 400, 'logo_invalido'],
+      [{ ...good, logo: makePng(257, 32, [0, 0, 0]).toString('base64') }, 400, 'logo_invalido'],
+      [{ ...good, logo: makePng(8, 33, [0, 0, 0]).toString('base64') }, 400, 'logo_invalido'],
       [{ ...good, logo: Buffer.concat([LOGO, Buffer.alloc(16 * 1024)]).toString('base64') }, 400, 'logo_muito_grande'],
       [{ ...good, extra: true }, 400, 'requisicao_invalida'],
     ];
@@ -121,13 +147,48 @@ describe('the brand API', () => {
     expect((await get(b)).json()).toEqual(before);
   });
 
-  it('reads the type and size from the bytes of PNG, JPEG and WebP', () => {
-    expect(readLogo(makePng(12, 7, [1, 2, 3]))).toEqual({ type: 'image/png', width: 12, height: 7 });
-    expect(readLogo(jpegHeader(300, 80))).toEqual({ type: 'image/jpeg', width: 300, height: 80 });
-    expect(readLogo(webpHeader(64, 48))).toEqual({ type: 'image/webp', width: 64, height: 48 });
-    expect(readLogo(Buffer.from('<svg/>'))).toBeUndefined();
-    expect(readLogo(Buffer.alloc(0))).toBeUndefined();
-    expect(readLogo(jpegHeader(300, 80).subarray(0, 12))).toBeUndefined();
+  it('accepts a name with one visible letter or digit among blanks, trimmed', async () => {
+    const response = await put(b, { nome: ' \u3164Loja 7\u2800 ' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().nome).toBe('\u3164Loja 7\u2800');
+  });
+
+  it('reads the type and size of PNG, JPEG (baseline and progressive) and WebP (lossy, lossless, extended)', async () => {
+    const images: Array<[Buffer, string]> = [
+      [makePng(12, 7, [1, 2, 3]), 'image/png'],
+      [await makeJpeg(12, 7, [1, 2, 3]), 'image/jpeg'],
+      [await makeJpeg(12, 7, [1, 2, 3], { progressive: true }), 'image/jpeg'],
+      [await makeWebp(12, 7, [1, 2, 3], 'lossy'), 'image/webp'],
+      [await makeWebp(12, 7, [1, 2, 3], 'lossless'), 'image/webp'],
+      [await makeWebp(12, 7, [1, 2, 3], 'alpha'), 'image/webp'],
+      [makePng(256, 32, [1, 2, 3]), 'image/png'], // the widest shape, 8:1
+      [makePng(8, 32, [1, 2, 3]), 'image/png'], // the tallest, 1:4
+    ];
+    for (const [bytes, type] of images) {
+      const [width, height] = type === 'image/png' ? [bytes.readUInt32BE(16), bytes.readUInt32BE(20)] : [12, 7];
+      expect(await checkLogo(bytes)).toEqual({ ok: true, logo: { type, width, height } });
+    }
+    for (const bytes of [Buffer.from('<svg/>'), Buffer.alloc(0), (await makeJpeg(12, 7, [1, 2, 3])).subarray(0, 12)]) {
+      expect(await checkLogo(bytes)).toMatchObject({ ok: false });
+    }
+  });
+
+  it('stores a JPEG and a WebP as sent and serves each with its type', async () => {
+    for (const [bytes, type] of [
+      [await makeJpeg(64, 32, [10, 90, 200], { progressive: true }), 'image/jpeg'],
+      [await makeWebp(64, 32, [10, 90, 200], 'alpha'), 'image/webp'],
+    ] as const) {
+      const response = await put(b, { nome: 'Marca Boa', logo: bytes.toString('base64') });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().logo).toMatchObject({ tipo: type, largura: 64, altura: 32, bytes: bytes.length });
+      const served = await service.inject({ method: 'GET', url: new URL(response.json().logo.url).pathname });
+      expect([served.statusCode, served.headers['content-type'], served.headers['cache-control']]).toEqual([
+        200,
+        type,
+        'public, max-age=31536000, immutable',
+      ]);
+      expect(served.rawPayload.equals(bytes)).toBe(true);
+    }
   });
 
   it('escapes the name on every page, and shows each channel only its own brand', async () => {
@@ -146,6 +207,99 @@ describe('the brand API', () => {
     const logoB = (await get(b)).json().logo.url as string;
     expect(pageB).toContain(new URL(logoB).pathname);
     expect(pageA).not.toContain(new URL(logoB).pathname);
+  });
+});
+
+// A logo says one size in its first header and holds another, or carries more than an
+// image: each is refused whole (logo_invalido, with the reason in pt-BR), nothing stored.
+describe('a logo is read to its last byte', () => {
+  const refused = async (bytes: Buffer, reason: RegExp) => {
+    const before = await get(b);
+    const response = await put(b, { nome: 'Marca Boa', logo: bytes.toString('base64') });
+    expect([response.statusCode, response.json().code], response.body).toEqual([400, 'logo_invalido']);
+    expect(response.json().message).toMatch(reason);
+    expect((await get(b)).body).toBe(before.body);
+  };
+  const png = makePng(96, 32, [200, 30, 30]);
+
+  it('refuses a PNG with a second IHDR of 30000×30000', async () => {
+    await refused(pngWithSecondHeader(png, 30_000, 30_000), /^logo inválido: .*mais de um cabeçalho de imagem/);
+  });
+
+  it('refuses a JPEG with a second start-of-frame of 60000×60000', async () => {
+    const jpeg = await makeJpeg(96, 32, [200, 30, 30]);
+    await refused(jpegWithSecondFrame(jpeg, 60_000, 60_000), /mais de um cabeçalho de imagem/);
+  });
+
+  it('refuses a WebP whose 1×1 canvas (VP8X) holds a 16384×16384 image', async () => {
+    await refused(await webpCanvasHolding(1, 16_384, 16_384), /declarado \(1×1 pixels\) difere .*16384×16384/);
+  });
+
+  it('refuses a PNG with an HTML document after IEND, and any format with bytes after its end', async () => {
+    const html = '<html><body><script>alert(document.domain)</script></body></html>';
+    await refused(withTrailer(png, html), new RegExp(`há ${Buffer.byteLength(html)} bytes depois do fim da imagem`));
+    await refused(withTrailer(await makeJpeg(96, 32, [1, 2, 3]), 'x'), /há 1 bytes depois do fim/);
+    await refused(withTrailer(await makeWebp(96, 32, [1, 2, 3]), 'xy'), /há 2 bytes depois do fim/);
+  });
+
+  it('refuses a PNG whose compressed data holds more than its declared rows, or bytes after its zlib stream', async () => {
+    await refused(pngWithHiddenRows(96, 32, 32), /sobram ou faltam linhas/);
+    await refused(pngWithDataAfterStream(96, 32, '<html>oculto</html>'), /sobram ou faltam linhas/);
+    // Interlaced or not, palette or RGBA, 8 or 16 bits: a PNG that holds what it declares passes.
+    for (const png of [
+      await sharp(makePng(97, 33, [1, 2, 3]))
+        .png({ progressive: true })
+        .toBuffer(),
+      await sharp(makePng(97, 33, [1, 2, 3]))
+        .png({ palette: true })
+        .toBuffer(),
+      await sharp(makePng(97, 33, [1, 2, 3]))
+        .png({ palette: true, colours: 2, progressive: true })
+        .toBuffer(),
+      await sharp(makePng(97, 33, [1, 2, 3]))
+        .ensureAlpha()
+        .toColourspace('rgb16')
+        .png()
+        .toBuffer(),
+      await sharp(makePng(97, 33, [1, 2, 3]))
+        .toColourspace('b-w')
+        .png({ progressive: true })
+        .toBuffer(),
+    ]) {
+      expect(await checkLogo(png)).toEqual({ ok: true, logo: { type: 'image/png', width: 97, height: 33 } });
+    }
+  });
+
+  it('refuses an animation, an EXIF rotation, missing rows, undecodable data and a declared bomb', async () => {
+    await refused(pngAnimated(png), /animadas/);
+    await refused(await makeJpeg(96, 32, [1, 2, 3], { orientation: 6 }), /orientação EXIF/);
+    await refused(pngShortOfRows(96, 32, 16), /sobram ou faltam linhas/);
+    await refused(pngWithBadFilter(96, 32), /não pôde ser decodificada/);
+    // A complete PNG declaring 30000×30000 over a few hundred bytes: refused on its header.
+    const bomb = pngShortOfRows(30_000, 30_000, 1);
+    expect(bomb.length).toBeLessThan(16 * 1024);
+    await refused(bomb, /30000×30000 pixels; o máximo é 1024×1024/);
+    await refused(pngHeaderClaiming(30_000, 30_000), /incompleta ou malformada/);
+  });
+
+  it('draws a stored logo of any shape within 256×32 on the pages', async () => {
+    // A shape refused today, stored before the rule: the page still draws it in the bound.
+    const channel = await service.createChannel({ name: 'Canal Antigo' });
+    const wide = makePng(1024, 1, [0, 0, 0]);
+    await upsertBrandRow(service.ctx.database.db, {
+      channel_id: channel.canalId,
+      nome: 'Marca Antiga',
+      cor: null,
+      logo: wide,
+      logo_type: 'image/png',
+      logo_hash: 'a'.repeat(64),
+      logo_width: 1024,
+      logo_height: 1,
+      updated_at: new Date(),
+    });
+    const link = (await createLinkVia(service, await service.bearer(channel), { cpf: VALID_CPFS[3] })).json();
+    const page = (await new JourneyClient(service, link.url).page()).body;
+    expect(page).toMatch(/<img class="logo" src="\/marca\/logo\/a{64}" alt="" width="256" height="32">/);
   });
 });
 

@@ -2,16 +2,18 @@
 // the brand on every page (name, logo, readable accent), branded and unbranded; the way
 // back on every final page; the consent recorded; axe-core's WCAG 2.1 A/AA rules with
 // zero violations on every page and the inbox viewer; and the whole journey done with
-// the keyboard alone.
+// the keyboard alone; and a logo of any shape drawn within its bound on a narrow phone.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { sql } from 'kysely';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { createLinkVia } from '../helpers/links.ts';
+import { createLinkVia, VALID_CPFS } from '../helpers/links.ts';
 import { axeViolations, skipBrowserTests, withBrowser } from '../helpers/browser.ts';
 import { makePng } from '../helpers/images.ts';
 import { SCENARIOS } from '../../src/bank/sandbox-bank.ts';
 import { accentFor } from '../../src/brand/colour.ts';
+import { upsertBrandRow } from '../../src/brand/brand.repository.ts';
 import { consentEvidence } from '../../src/journey/consent-evidence.ts';
 import { CONSENT_VERSION } from '../../src/journey/consent.ts';
 
@@ -177,6 +179,76 @@ describe.skipIf(skipBrowserTests())('the channel on the customer’s pages, in C
       expect(await page.content()).not.toContain('<script>alert(1)');
     });
   }
+
+  it('draws a logo of any shape within 256×32 and the header, without sideways scroll', async () => {
+    /** A channel whose brand holds `png`: through the API, or stored as is (a shape refused today, kept from before). */
+    const withLogo = async (png: Buffer, via: 'api' | 'stored'): Promise<Channel> => {
+      const created = await service.createChannel({ name: `Canal ${via}` });
+      const auth = await service.bearer(created);
+      const nome = `Marca ${via} ${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`;
+      if (via === 'api') {
+        const put = await service.inject({
+          method: 'PUT',
+          url: '/v1/marca',
+          headers: { ...auth, 'content-type': 'application/json' },
+          payload: JSON.stringify({ nome, logo: png.toString('base64') }),
+        });
+        expect(put.statusCode, put.body).toBe(201);
+      } else {
+        await upsertBrandRow(service.ctx.database.db, {
+          channel_id: created.canalId,
+          nome,
+          cor: null,
+          logo: png,
+          logo_type: 'image/png',
+          logo_hash: createHash('sha256').update(png).digest('hex'),
+          logo_width: png.readUInt32BE(16),
+          logo_height: png.readUInt32BE(20),
+          updated_at: new Date(),
+        });
+      }
+      return { auth, name: nome, logo: true, accent: '#0b6e4f' };
+    };
+    const shapes: Array<[string, Promise<Channel>]> = [
+      ['1024×1, stored before the shape rule', withLogo(makePng(1024, 1, [20, 90, 200]), 'stored')],
+      ['1×1024, stored before the shape rule', withLogo(makePng(1, 1024, [20, 90, 200]), 'stored')],
+      ['256×32, the widest accepted', withLogo(makePng(256, 32, [20, 90, 200]), 'api')],
+      ['8×32, the tallest accepted', withLogo(makePng(8, 32, [20, 90, 200]), 'api')],
+    ];
+    const viewports = [
+      { viewport: { width: 320, height: 640 } },
+      { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
+    ];
+    for (const [shape, channel] of shapes) {
+      const link = await newLink(await channel, VALID_CPFS[shapes.findIndex(([s]) => s === shape)]);
+      for (const options of viewports) {
+        const what = `${shape} at ${options.viewport.width} px`;
+        const { page } = await browser.newPage(options);
+        await page.goto(link.url);
+        const drawn = await page.locator('header img.logo').evaluate((img: HTMLImageElement) => {
+          const box = img.getBoundingClientRect();
+          const header = img.parentElement!.getBoundingClientRect();
+          return {
+            loaded: img.complete && img.naturalWidth > 0,
+            width: box.width,
+            height: box.height,
+            inHeader: box.left >= header.left && box.right <= header.right,
+            fit: getComputedStyle(img).objectFit,
+            scrollWidth: document.documentElement.scrollWidth,
+            innerWidth: window.innerWidth,
+          };
+        });
+        expect.soft(drawn.loaded, what).toBe(true);
+        expect.soft(drawn.width, what).toBeLessThanOrEqual(256);
+        expect.soft(drawn.height, what).toBeLessThanOrEqual(32);
+        expect.soft(drawn.inHeader, what).toBe(true);
+        expect.soft(drawn.fit, what).toBe('contain');
+        // In phone emulation an overflow would widen innerWidth itself: it must stay the device's.
+        expect.soft(drawn.innerWidth, what).toBe(options.viewport.width);
+        expect.soft(drawn.scrollWidth, what).toBeLessThanOrEqual(drawn.innerWidth);
+      }
+    }
+  });
 
   it('passes axe on the inbox viewer', async () => {
     const inbox = await service.inject({

@@ -2901,9 +2901,9 @@ export interface operations {
         'application/json': {
           /** @description `#rrggbb`. Escurecida nas páginas se não for legível (veja `corAplicada`). */
           cor?: string;
-          /** @description Os bytes de uma imagem PNG, JPEG ou WebP, em base64: até 16384 bytes (16 KB) e 1024×1024 pixels. O tipo é lido da imagem; SVG não é aceito. Aparece com 32 pixels de altura. */
+          /** @description Os bytes de uma imagem PNG, JPEG ou WebP, em base64: até 16384 bytes (16 KB) e 1024×1024 pixels. O tipo é lido da imagem; SVG não é aceito. A imagem é lida até o último byte e decodificada por inteiro: `logo_invalido` (com o motivo) se tiver mais de um cabeçalho de imagem ou animação, tamanho declarado diferente do real, qualquer byte depois do fim da imagem, dados corrompidos, rotação EXIF, ou proporção fora de 1:4 a 8:1. Guardado como enviado. Aparece com 32 pixels de altura e no máximo 256 de largura. */
           logo?: string;
-          /** @description De 1 a 60 caracteres, sem caracteres de controle. Sempre escapado nas páginas. */
+          /** @description De 1 a 60 caracteres, com ao menos uma letra ou um dígito visível (só espaços ou caracteres invisíveis, como U+2800 ou U+3164, não nomeiam ninguém), sem caracteres de controle. Sempre escapado nas páginas. */
           nome: string;
         };
       };
@@ -3014,7 +3014,7 @@ export interface operations {
           /**
            * @example {
            *       "code": "nome_invalido",
-           *       "message": "nome inválido: de 1 a 60 caracteres, sem caracteres de controle, separadores de linha, controles de direção de texto ou UTF-16 malformado.",
+           *       "message": "nome inválido: de 1 a 60 caracteres, com ao menos uma letra ou um dígito visível, sem caracteres de controle, separadores de linha, controles de direção de texto ou UTF-16 malformado.",
            *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
            *     }
            */

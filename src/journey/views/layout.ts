@@ -39,7 +39,7 @@ export function layout(options: LayoutOptions, body: SafeHtml): SafeHtml {
 ${documentHead(title, head, brand?.nome)}
 <body>
 <header class="topo">
-  ${brand?.logo ? html`<img class="logo" src="${brand.logo.url}" alt="" width="${Math.round((brand.logo.width * 32) / brand.logo.height)}" height="32">` : ''}
+  ${brand?.logo ? html`<img class="logo" src="${brand.logo.url}" alt="" width="${brand.logo.width}" height="${brand.logo.height}">` : ''}
   <span class="marca">${brand?.nome ?? 'Consigna'}</span>
   <span class="produto">Crédito consignado privado</span>
 </header>
