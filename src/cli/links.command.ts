@@ -31,7 +31,14 @@ export async function runLinksCommand(config: Config, argv: string[]): Promise<n
     }
     const c = evidence.consentimento;
     console.log(`Link ${evidence.linkId} (channel ${evidence.canalId})`);
-    console.log(`consented at ${c.concedidoEm} through ${c.origem ?? 'unknown (erased)'}`);
+    console.log(`consented at ${c.concedidoEm} through ${c.origem ?? (c.selo === 'invalido' ? 'unknown' : 'unknown (erased)')}`);
+    if (c.selo === 'invalido') {
+      console.log(
+        'EVIDENCE INVALID: the sealed IP and user agent do not open for this link (moved from another link, or altered); not shown',
+      );
+    } else if (c.selo === 'sem_vinculo') {
+      console.log("evidence sealed before it was bound to its link: readable, but nothing proves it is this link's");
+    }
     console.log(`IP ${c.ip ?? (evidence.dadosPessoaisRemovidosEm ? `erased at ${evidence.dadosPessoaisRemovidosEm}` : '-')}`);
     console.log(`user agent ${c.userAgent ?? '-'}`);
     console.log(`text version ${c.versao}:\n  ${c.texto}`);
