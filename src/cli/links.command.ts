@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { openContext } from '../server.ts';
-import { createLogger } from '../observability/logger.ts';
+import { commandLogger } from './command-log.ts';
 import { ChannelInputError } from '../channels/channels.service.ts';
 import { consentEvidence } from '../journey/consent-evidence.ts';
 
@@ -17,7 +17,7 @@ export async function runLinksCommand(config: Config, argv: string[]): Promise<n
   if (sub !== 'consent') throw new ChannelInputError('expected: links consent LINK_ID [--json]');
   const id = positionals[0];
   if (!id) throw new ChannelInputError('links consent needs the link ID');
-  const ctx = await openContext(config, { log: createLogger('warn') });
+  const ctx = await openContext(config, { log: commandLogger() });
   try {
     const evidence = await consentEvidence(ctx, id);
     if (!evidence) throw new ChannelInputError(`link ${id} not found`);
