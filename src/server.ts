@@ -108,7 +108,7 @@ export async function openContext(
     ...overrides.outbound,
   });
   const base = { config, database, keys: deriveKeys(masterKey), clock, log };
-  const bank = overrides.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl });
+  const bank = overrides.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl, keys: base.keys, database });
   return {
     ...base,
     ...(embeddedOnDisk ? { embeddedDataDir: config.dataDir } : {}),
