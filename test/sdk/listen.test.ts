@@ -309,7 +309,11 @@ describe('consigna-sdk listen (the command)', () => {
     // and no signature at all (anyone holding the inbox url can post to it).
     const inboxUrl = (await consigna.ensureInbox()).url;
     const post = (headers: Record<string, string>) =>
-      fetch(inboxUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"tipo":"forjado"}' });
+      fetch(inboxUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"tipo":"forjado"}',
+      });
     const forged = `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`;
     expect((await post({ 'x-service-signature': forged, 'x-service-event-type': 'proposta.aprovada' })).status).toBe(200);
     await waitFor(() => /proposta\.aprovada .*→ 204 .*⚠ assinatura INVÁLIDA: não confere com o segredo do webhook/.test(output), {
