@@ -55,8 +55,8 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
   // Per link token, shared across processes: bounds scripted abuse of one link. A token
   // that does not exist counts against the source address instead (guessing).
   const { journey: tokenLimit, unknownToken } = ctx.config.rateLimits;
-  const limited = (token: string, known: boolean, request: FastifyRequest, reply: FastifyReply): boolean => {
-    const key = known ? `journey:${hashLinkToken(ctx, token).toString('base64url')}` : undefined;
+  /** `key` names what a known token reaches; undefined: an unknown token, counted per source IP. */
+  const limitedBy = (key: string | undefined, request: FastifyRequest, reply: FastifyReply): boolean => {
     const decision = hitPathToken(limiter, key, request.ip, { token: tokenLimit, unknownToken });
     if (decision.allowed) return false;
     reply.header('retry-after', String(decision.reset));
@@ -72,6 +72,8 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
     );
     return true;
   };
+  const limited = (token: string, known: boolean, request: FastifyRequest, reply: FastifyReply): boolean =>
+    limitedBy(known ? `journey:${hashLinkToken(ctx, token).toString('base64url')}` : undefined, request, reply);
 
   void app.register(async (scope) => {
     // A failure here answers with a page like every other answer of the journey.
@@ -120,6 +122,8 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
     // unknown or an erased token is the same 404.
     scope.get<{ Params: { token: string } }>(`${SIGNING_PAGE_PATH}:token`, { schema: { hide: true } }, async (request, reply) => {
       const numero = await proposalOfSigningPage(ctx, request.params.token);
+      // Guesses count per source IP, like unknown link tokens (docs/rules.md §8.3).
+      if (limitedBy(numero !== undefined ? `signing:${numero}` : undefined, request, reply)) return reply;
       const channelId = numero !== undefined ? await channelOfProposal(ctx.database.db, numero) : undefined;
       if (numero === undefined || channelId === undefined) {
         return send(

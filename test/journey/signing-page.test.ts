@@ -3,7 +3,8 @@
 // and a page by number told anyone which channel held which proposal. The number-only
 // path, a wrong token and a token altered by one character are the same 404; the
 // issued link works and shows the proposal's channel. The token is stored only as a
-// keyed hash; the link on the customer's result page is stored sealed. Both databases.
+// keyed hash; the link on the customer's result page is stored sealed; guesses are
+// rate-limited per source address. Both databases.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -13,7 +14,8 @@ import { rememberSecret } from '../helpers/secrets.ts';
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService();
+  // Few guesses per source address, so the limit is reached within the file.
+  service = await startTestService({ env: { CONSIGNA_RATE_LIMIT_UNKNOWN_TOKEN: '12/60' } });
 });
 afterAll(() => service?.close());
 
@@ -67,6 +69,18 @@ describe('the sandbox signing page', () => {
       expect(page.body).not.toContain(String(numero));
       expect(page.body).not.toContain('Promotora Assinatura');
     }
+  });
+
+  it('counts guesses per source address: 429 with Retry-After once over the limit, and the issued link still opens', async () => {
+    let limited: Awaited<ReturnType<typeof get>> | undefined;
+    for (let i = 0; i < 20 && !limited; i++) {
+      const guess = await get(`/sandbox/assinatura/${String(i).padStart(43, 'x')}`);
+      if (guess.statusCode === 429) limited = guess;
+      else expect(guess.statusCode).toBe(404);
+    }
+    expect(limited?.headers['retry-after']).toMatch(/^\d+$/);
+    expect(limited?.body).toContain('Muitas tentativas');
+    expect((await get(new URL(signingUrl).pathname)).statusCode).toBe(200);
   });
 
   it('keeps the token only as a keyed hash, and the result page’s link sealed', async () => {
