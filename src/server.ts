@@ -7,6 +7,7 @@ import type { Context } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
+import { restrictToOwner } from './db/data-dir-permissions.ts';
 import { deriveKeys, loadOrCreateMasterKey } from './crypto/keys.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { tracedBank, type BankGateway } from './bank/bank-gateway.ts';
@@ -72,6 +73,10 @@ export async function openContext(
   let masterKey = config.masterKey;
   if (embeddedOnDisk) {
     unlock = lockDataDir(config.dataDir);
+    // Before the database opens: what an older version, a restore or an operator left open to others.
+    const { changed, failed } = restrictToOwner(config.dataDir);
+    if (changed > 0) log.warn({ changed }, 'data folder: removed group and other permissions from files and folders');
+    if (failed > 0) log.error({ failed }, 'data folder: entries readable by others could not be changed (another owner?)');
     masterKey ??= loadOrCreateMasterKey(config.dataDir);
   }
   if (!masterKey) throw new Error('CONSIGNA_MASTER_KEY is required when the database is not embedded on disk');
@@ -103,7 +108,7 @@ export async function openContext(
     ...overrides.outbound,
   });
   const base = { config, database, keys: deriveKeys(masterKey), clock, log };
-  const bank = overrides.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl });
+  const bank = overrides.bank ?? createSandboxBank({ signingBaseUrl: config.publicBaseUrl, keys: base.keys, database });
   return {
     ...base,
     ...(embeddedOnDisk ? { embeddedDataDir: config.dataDir } : {}),

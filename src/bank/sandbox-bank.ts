@@ -1,8 +1,11 @@
 // The sandbox bank: nothing leaves the service. Behaviour is chosen by the CPF given
 // at link creation (docs/rules.md §6); any other valid CPF follows the
-// whole flow. Offers are fictitious but deterministic per CPF.
-import { createHash } from 'node:crypto';
+// whole flow. Offers are fictitious but deterministic per CPF (within one installation:
+// they derive from a keyed hash), and the signing page is reached by an unguessable token.
+import type { Database } from '../db/database.ts';
+import type { Keys } from '../crypto/keys.ts';
 import { BankUnavailableError, type BankGateway, type Offer } from './bank-gateway.ts';
+import { issueSigningPage, SIGNING_PAGE_PATH } from './sandbox-signing.ts';
 
 export const SANDBOX_CODE = '123456';
 
@@ -15,7 +18,16 @@ export const SCENARIOS = {
   semLinkAssinatura: '00000000604',
 } as const;
 
-export function createSandboxBank(options: { signingBaseUrl: string }): BankGateway {
+export interface SandboxBankOptions {
+  /** The service's public origin: the signing page is ours. */
+  signingBaseUrl: string;
+  /** The offers' keyed hash, and the signing pages' token hashes. */
+  keys: Keys;
+  /** Where the signing pages are recorded. */
+  database: Database;
+}
+
+export function createSandboxBank(options: SandboxBankOptions): BankGateway {
   return {
     async checkAvailability(cpf) {
       if (cpf === SCENARIOS.indisponivel) throw new BankUnavailableError(30);
@@ -35,7 +47,7 @@ export function createSandboxBank(options: { signingBaseUrl: string }): BankGate
       return { elegivel: true };
     },
     async listOffers(cpf) {
-      return cpf === SCENARIOS.semOferta ? [] : sandboxOffers(cpf);
+      return cpf === SCENARIOS.semOferta ? [] : sandboxOffers(options.keys, cpf);
     },
     async createProposal(cpf) {
       if (cpf === SCENARIOS.propostaRecusada)
@@ -44,7 +56,8 @@ export function createSandboxBank(options: { signingBaseUrl: string }): BankGate
     },
     async generateSigningLink(cpf, numero) {
       if (cpf === SCENARIOS.semLinkAssinatura) return { gerado: false, motivo: 'O banco ainda não gerou o link de assinatura.' };
-      return { gerado: true, url: `${options.signingBaseUrl}/sandbox/assinatura/${numero}` };
+      const token = await issueSigningPage(options, numero);
+      return { gerado: true, url: `${options.signingBaseUrl}${SIGNING_PAGE_PATH}${token}` };
     },
   };
 }
@@ -57,9 +70,15 @@ export function instalment(valor: number, taxaMensalPercent: number, parcelas: n
   return round2((valor * i) / (1 - (1 + i) ** -parcelas));
 }
 
-/** Three offers derived from a hash of the CPF: same CPF, same offers, every time. */
-export function sandboxOffers(cpf: string): Offer[] {
-  const seed = createHash('sha256').update(`consigna-sandbox-offers:${cpf}`).digest();
+/**
+ * Three offers derived from a keyed hash of the CPF (HMAC, a key derived from the master
+ * key): same CPF, same offers, every time in one installation. Keyed because the figures
+ * outlive the CPF: the proposal and its events keep them after the personal data is
+ * erased, and with a public derivation the masked CPF (six of its digits) and one offer
+ * left two candidates for the whole CPF.
+ */
+export function sandboxOffers(keys: Pick<Keys, 'hash'>, cpf: string): Offer[] {
+  const seed = keys.hash('sandbox-offers', cpf);
   const margin = 400 + (seed.readUInt16BE(0) % 1200); // monthly payroll margin, R$ 400–1 599
   const baseRate = 1.79 + (seed[2]! % 120) / 100; // 1,79% to 2,98% a.m.
   const plans = [

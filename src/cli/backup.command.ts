@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { openContext } from '../server.ts';
-import { createLogger } from '../observability/logger.ts';
+import { commandLogger } from './command-log.ts';
 import { DataDirBusyError } from '../db/data-dir-lock.ts';
 import { BackupError, requestBackup, restoreBackup, writeBackup } from '../db/backup.ts';
 
@@ -19,7 +19,7 @@ export async function runBackupCommand(config: Config, argv: string[]): Promise<
     throw new BackupError('with PostgreSQL, back up with the database\'s own tools (pg_dump): README "Backups"');
   let bytes: number;
   try {
-    const ctx = await openContext(config, { log: createLogger('warn') });
+    const ctx = await openContext(config, { log: commandLogger() });
     try {
       bytes = await writeBackup(ctx.database, file);
     } finally {
@@ -71,7 +71,7 @@ export async function runRestoreCommand(config: Config, argv: string[]): Promise
 
 /** The key must open what the backup sealed; a wrong one would leave every secret unreadable. */
 async function checkKey(config: Config): Promise<void> {
-  const ctx = await openContext(config, { log: createLogger('warn') });
+  const ctx = await openContext(config, { log: commandLogger() });
   try {
     const webhook = await ctx.database.db.selectFrom('webhooks').select('secret_sealed as value').limit(1).executeTakeFirst();
     const link = await ctx.database.db

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { openContext } from '../server.ts';
 import { printCredentials } from './credentials-output.ts';
-import { createLogger } from '../observability/logger.ts';
+import { commandLogger } from './command-log.ts';
 import { normalizeCidr } from '../auth/ip-allow-list.ts';
 import {
   ChannelInputError,
@@ -45,7 +45,7 @@ export async function runChannelsCommand(config: Config, argv: string[]): Promis
     }
   }
 
-  const ctx = await openContext(config, { log: createLogger('warn') });
+  const ctx = await openContext(config, { log: commandLogger() });
   try {
     switch (sub) {
       case 'create': {

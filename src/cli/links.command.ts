@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { openContext } from '../server.ts';
-import { createLogger } from '../observability/logger.ts';
+import { commandLogger } from './command-log.ts';
 import { ChannelInputError } from '../channels/channels.service.ts';
 import { consentEvidence } from '../journey/consent-evidence.ts';
 
@@ -17,7 +17,7 @@ export async function runLinksCommand(config: Config, argv: string[]): Promise<n
   if (sub !== 'consent') throw new ChannelInputError('expected: links consent LINK_ID [--json]');
   const id = positionals[0];
   if (!id) throw new ChannelInputError('links consent needs the link ID');
-  const ctx = await openContext(config, { log: createLogger('warn') });
+  const ctx = await openContext(config, { log: commandLogger() });
   try {
     const evidence = await consentEvidence(ctx, id);
     if (!evidence) throw new ChannelInputError(`link ${id} not found`);
@@ -31,7 +31,14 @@ export async function runLinksCommand(config: Config, argv: string[]): Promise<n
     }
     const c = evidence.consentimento;
     console.log(`Link ${evidence.linkId} (channel ${evidence.canalId})`);
-    console.log(`consented at ${c.concedidoEm} through ${c.origem ?? 'unknown (erased)'}`);
+    console.log(`consented at ${c.concedidoEm} through ${c.origem ?? (c.selo === 'invalido' ? 'unknown' : 'unknown (erased)')}`);
+    if (c.selo === 'invalido') {
+      console.log(
+        'EVIDENCE INVALID: the sealed IP and user agent do not open for this link (moved from another link, or altered); not shown',
+      );
+    } else if (c.selo === 'sem_vinculo') {
+      console.log("evidence sealed before it was bound to its link: readable, but nothing proves it is this link's");
+    }
     console.log(`IP ${c.ip ?? (evidence.dadosPessoaisRemovidosEm ? `erased at ${evidence.dadosPessoaisRemovidosEm}` : '-')}`);
     console.log(`user agent ${c.userAgent ?? '-'}`);
     console.log(`text version ${c.versao}:\n  ${c.texto}`);

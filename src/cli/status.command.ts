@@ -4,14 +4,14 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { openContext } from '../server.ts';
-import { createLogger } from '../observability/logger.ts';
+import { commandLogger } from './command-log.ts';
 import { serviceStatus } from '../observability/status.ts';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 export async function runStatusCommand(config: Config, argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } } });
-  const ctx = await openContext(config, { log: createLogger('warn') });
+  const ctx = await openContext(config, { log: commandLogger() });
   try {
     const status = await serviceStatus(ctx);
     if (values.json) {

@@ -16,12 +16,28 @@ import path from 'node:path';
 export interface Keys {
   /** Keyed SHA-256 for high-entropy secrets and look-ups (client secrets, tokens, CPF). */
   hash(purpose: string, value: string): Buffer;
-  /** AES-256-GCM; the output carries its own nonce and tag. */
-  seal(plaintext: string): Buffer;
-  open(sealed: Uint8Array): string;
+  /**
+   * AES-256-GCM; the output carries its own nonce and tag. With `context` (associated
+   * data: what the box belongs to, e.g. its row's id) the box opens only with that same
+   * context, so a box copied to another row fails to open instead of reading as its own.
+   */
+  seal(plaintext: string, context?: string): Buffer;
+  /** Throws when the box was altered, or sealed with another context (or with one, or without one, unlike here). */
+  open(sealed: Uint8Array, context?: string): string;
 }
 
+/** Box versions: the first byte says whether associated data was bound in (older boxes have none). */
 const VERSION = 1;
+const VERSION_WITH_CONTEXT = 2;
+
+// The version byte leads the associated data: GCM with empty associated data is GCM
+// without any, so a context-free box relabelled as version 2 would otherwise open with
+// the context ''.
+const associatedData = (context: string): Buffer =>
+  Buffer.concat([Buffer.from([VERSION_WITH_CONTEXT]), Buffer.from(context, 'utf8')]);
+
+/** True when the box was sealed with a context (it opens only with it). */
+export const isSealedWithContext = (sealed: Uint8Array): boolean => sealed[0] === VERSION_WITH_CONTEXT;
 
 export function deriveKeys(masterKey: Buffer): Keys {
   // A KeyObject is prepared once; passing raw key bytes would rebuild it on every hash.
@@ -31,17 +47,22 @@ export function deriveKeys(masterKey: Buffer): Keys {
     hash(purpose, value) {
       return createHmac('sha256', hashKey).update(purpose).update('\0').update(value).digest();
     },
-    seal(plaintext) {
+    seal(plaintext, context) {
       const nonce = secureRandomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', sealKey, nonce);
+      if (context !== undefined) cipher.setAAD(associatedData(context));
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return Buffer.concat([Buffer.from([VERSION]), nonce, cipher.getAuthTag(), body]);
+      const version = context === undefined ? VERSION : VERSION_WITH_CONTEXT;
+      return Buffer.concat([Buffer.from([version]), nonce, cipher.getAuthTag(), body]);
     },
-    open(sealed) {
+    open(sealed, context) {
       const buf = Buffer.from(sealed);
-      if (buf[0] !== VERSION) throw new Error('unknown sealed-box version');
+      const expected = context === undefined ? VERSION : VERSION_WITH_CONTEXT;
+      if (buf[0] !== VERSION && buf[0] !== VERSION_WITH_CONTEXT) throw new Error('unknown sealed-box version');
+      if (buf[0] !== expected) throw new Error(context === undefined ? 'the box needs its context' : 'the box has no context');
       const decipher = createDecipheriv('aes-256-gcm', sealKey, buf.subarray(1, 13));
       decipher.setAuthTag(buf.subarray(13, 29));
+      if (context !== undefined) decipher.setAAD(associatedData(context));
       return Buffer.concat([decipher.update(buf.subarray(29)), decipher.final()]).toString('utf8');
     },
   };

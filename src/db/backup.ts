@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Database } from './database.ts';
+import { OwnerOnlyNodeFS } from './data-dir-permissions.ts';
 
 export const CONTROL_SOCKET = 'control.sock';
 
@@ -105,10 +106,11 @@ export async function restoreBackup(file: string, dataDir: string): Promise<void
     throw new BackupError(`cannot read ${file}`);
   }
   if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) throw new BackupError(`${file} is not a Consigna backup`);
-  fs.mkdirSync(dataDir, { recursive: true });
   const { PGlite } = await import('@electric-sql/pglite');
   try {
-    const pglite = await PGlite.create(dataDir, {
+    // Every file unpacked is its owner's only, whatever modes the archive recorded.
+    const pglite = await PGlite.create({
+      fs: new OwnerOnlyNodeFS(dataDir),
       loadDataDir: new Blob([new Uint8Array(bytes)], { type: 'application/x-gzip' }),
     });
     await pglite.query('select 1');

@@ -3,6 +3,7 @@
 // message instead; a file left by a dead process is taken over.
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeOwnerOnlyDir } from './data-dir-permissions.ts';
 
 export class DataDirBusyError extends Error {
   readonly pid: number;
@@ -16,11 +17,11 @@ export class DataDirBusyError extends Error {
 }
 
 export function lockDataDir(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  makeOwnerOnlyDir(dataDir);
   const file = path.join(dataDir, 'consigna.pid');
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
       return () => {
         try {
           if (fs.readFileSync(file, 'utf8') === String(process.pid)) fs.unlinkSync(file);

@@ -180,9 +180,12 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   const dataDir = options.dataDir && options.dataDir !== 'memory' ? options.dataDir : undefined;
   // Loaded only when used: a PostgreSQL deployment never pays for the WebAssembly build.
   const { PGlite } = await import('@electric-sql/pglite');
+  const { OwnerOnlyNodeFS } = await import('./data-dir-permissions.ts');
   // PGlite's own start parameters, plus the buffer cache: it sits in the WebAssembly heap,
   // so its size is resident memory (measured: 384 MiB at rest with 160 MB, 243 MiB with 16).
-  const pglite = await PGlite.create(dataDir, {
+  // On disk, every file it writes is its owner's only (data-dir-permissions.ts).
+  const pglite = await PGlite.create({
+    ...(dataDir !== undefined ? { fs: new OwnerOnlyNodeFS(dataDir) } : {}),
     ...(options.sharedBuffersMb !== undefined
       ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
       : {}),

@@ -91,7 +91,10 @@ export interface JourneysTable {
   customer_sealed: Uint8Array | null;
   end_reason: string | null;
   last_failure: string | null;
+  /** Written by earlier versions only (number-only links); see signing_url_sealed. */
   signing_url: string | null;
+  /** The signing link shown on the result page, sealed to the link (it carries a token). */
+  signing_url_sealed: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
   updated_at: Timestamp;
   consent_version: ColumnType<string | null, string | null | undefined, string | null>;
   consent_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
@@ -109,6 +112,13 @@ export interface ProposalsTable {
   valor_parcela_centavos: number;
   criada_em: Timestamp;
   updated_at: Timestamp;
+}
+
+/** The sandbox bank's signing pages: the keyed hash of each signing link's token, and its proposal. */
+export interface SandboxSigningPagesTable {
+  token_hash: Uint8Array;
+  numero: number;
+  criado_em: ColumnType<Date, Date | undefined, never>;
 }
 
 export interface EventsTable {
@@ -240,6 +250,7 @@ export interface Tables {
   idempotency_keys: IdempotencyKeysTable;
   journeys: JourneysTable;
   proposals: ProposalsTable;
+  sandbox_signing_pages: SandboxSigningPagesTable;
   events: EventsTable;
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;

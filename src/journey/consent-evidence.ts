@@ -1,9 +1,10 @@
 // The evidence of one link's consent, for the operator (consigna links consent): the
 // version and text the customer accepted, when, and the sealed IP and user agent
-// (gone once the link's personal data was erased).
+// (gone once the link's personal data was erased), with whether the sealed part is this
+// link's own (`selo`, docs/rules.md §7.8).
 import type { Context } from '../context.ts';
 import { isUuid } from '../crypto/random.ts';
-import { CONSENT_TEXTS, type ConsentEvidence } from './consent.ts';
+import { CONSENT_TEXTS, openConsent, type ConsentEvidence, type ConsentSeal } from './consent.ts';
 
 export interface ConsentExport {
   linkId: string;
@@ -15,6 +16,8 @@ export interface ConsentExport {
     origem?: ConsentEvidence['origem'];
     ip?: string;
     userAgent?: string;
+    /** Whether the sealed IP and user agent are this link's (absent once erased); never shown when `invalido`. */
+    selo?: ConsentSeal;
   };
   dadosPessoaisRemovidosEm?: string;
 }
@@ -31,7 +34,10 @@ export async function consentEvidence(
     .where('l.id', '=', linkId.toLowerCase())
     .executeTakeFirst();
   if (!row) return undefined;
-  const sealed = row.consent_sealed ? (JSON.parse(deps.keys.open(row.consent_sealed)) as ConsentEvidence) : undefined;
+  const opened =
+    row.consent_sealed && row.consent_version && row.consent_at
+      ? openConsent(deps.keys, row.id, row.consent_version, row.consent_at, row.consent_sealed)
+      : undefined;
   return {
     linkId: row.id,
     canalId: row.channel_id,
@@ -41,7 +47,8 @@ export async function consentEvidence(
             versao: row.consent_version,
             texto: CONSENT_TEXTS[row.consent_version] ?? '(texto desconhecido)',
             concedidoEm: row.consent_at.toISOString(),
-            ...(sealed ?? {}),
+            ...(opened?.evidence ?? {}),
+            ...(opened ? { selo: opened.selo } : {}),
           },
         }
       : {}),

@@ -52,8 +52,8 @@ export async function advance(
   return result.numUpdatedRows > 0n;
 }
 
-export async function setSigningUrl(tx: Tx, linkId: string, url: string, at: Date): Promise<void> {
-  await tx.updateTable('journeys').set({ signing_url: url, updated_at: at }).where('link_id', '=', linkId).execute();
+export async function setSigningUrl(tx: Tx, linkId: string, sealedUrl: Uint8Array, at: Date): Promise<void> {
+  await tx.updateTable('journeys').set({ signing_url_sealed: sealedUrl, updated_at: at }).where('link_id', '=', linkId).execute();
 }
 
 /** The consent step's evidence, written while the journey is at that step. */

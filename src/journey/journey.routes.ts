@@ -15,6 +15,8 @@ import * as pages from './views/pages.ts';
 import { channelOfProposal, proposalNumberOfLink } from '../proposals/proposals.repository.ts';
 import { pageBrand } from '../brand/brand.service.ts';
 import { cleanUserAgent } from './consent.ts';
+import { signingUrlOf } from './signing-url.ts';
+import { proposalOfSigningPage, SIGNING_PAGE_PATH } from '../bank/sandbox-signing.ts';
 
 const TOKEN = /^[A-Za-z0-9]{43}$/;
 const FORM = 'application/x-www-form-urlencoded';
@@ -53,8 +55,8 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
   // Per link token, shared across processes: bounds scripted abuse of one link. A token
   // that does not exist counts against the source address instead (guessing).
   const { journey: tokenLimit, unknownToken } = ctx.config.rateLimits;
-  const limited = (token: string, known: boolean, request: FastifyRequest, reply: FastifyReply): boolean => {
-    const key = known ? `journey:${hashLinkToken(ctx, token).toString('base64url')}` : undefined;
+  /** `key` names what a known token reaches; undefined: an unknown token, counted per source IP. */
+  const limitedBy = (key: string | undefined, request: FastifyRequest, reply: FastifyReply): boolean => {
     const decision = hitPathToken(limiter, key, request.ip, { token: tokenLimit, unknownToken });
     if (decision.allowed) return false;
     reply.header('retry-after', String(decision.reset));
@@ -70,6 +72,8 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
     );
     return true;
   };
+  const limited = (token: string, known: boolean, request: FastifyRequest, reply: FastifyReply): boolean =>
+    limitedBy(known ? `journey:${hashLinkToken(ctx, token).toString('base64url')}` : undefined, request, reply);
 
   void app.register(async (scope) => {
     // A failure here answers with a page like every other answer of the journey.
@@ -114,25 +118,37 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
     );
 
     // The fictitious signing page of the sandbox: signing is simulated through the API.
-    scope.get<{ Params: { numero: string } }>(
-      '/sandbox/assinatura/:numero',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const numero = request.params.numero.replace(/\D/g, '').slice(0, 9);
-        const channelId = numero ? await channelOfProposal(ctx.database.db, Number(numero)) : undefined;
-        const brand = channelId ? await pageBrand(ctx, channelId) : undefined;
+    // Reached by the signing link's own token only (docs/rules.md §6.1): a number, an
+    // unknown or an erased token is the same 404.
+    scope.get<{ Params: { token: string } }>(`${SIGNING_PAGE_PATH}:token`, { schema: { hide: true } }, async (request, reply) => {
+      const numero = await proposalOfSigningPage(ctx, request.params.token);
+      // Guesses count per source IP, like unknown link tokens (docs/rules.md §8.3).
+      if (limitedBy(numero !== undefined ? `signing:${numero}` : undefined, request, reply)) return reply;
+      const channelId = numero !== undefined ? await channelOfProposal(ctx.database.db, numero) : undefined;
+      if (numero === undefined || channelId === undefined) {
         return send(
           reply,
-          200,
+          404,
           pages.messagePage(
-            { sandbox, ...(brand ? { brand } : {}) },
-            'Assinatura (simulação)',
-            `Assinatura da proposta nº ${numero}`,
-            'Esta é uma página fictícia do sandbox: nenhum contrato é assinado aqui. Para simular a assinatura, o canal usa POST /v1/links/{id}/proposta/simular com o status FORMALIZADA.',
+            { sandbox },
+            'Página não encontrada',
+            'Link de assinatura inválido',
+            'Confira se o endereço foi copiado por inteiro. Se a proposta já teve os dados pessoais apagados, o link de assinatura foi apagado com eles.',
           ),
         );
-      },
-    );
+      }
+      const brand = await pageBrand(ctx, channelId);
+      return send(
+        reply,
+        200,
+        pages.messagePage(
+          { sandbox, ...(brand ? { brand } : {}) },
+          'Assinatura (simulação)',
+          `Assinatura da proposta nº ${numero}`,
+          'Esta é uma página fictícia do sandbox: nenhum contrato é assinado aqui. Para simular a assinatura, o canal usa POST /v1/links/{id}/proposta/simular com o status FORMALIZADA.',
+        ),
+      );
+    });
   });
 }
 
@@ -222,7 +238,8 @@ async function render(
       return send(reply, 200, pages.sendingPage(pc));
     case 'resultado': {
       const numero = await proposalNumberOfLink(ctx.database.db, link.id);
-      return send(reply, 200, pages.resultPage(pc, numero, j.signing_url, link.personal_data_erased_at !== null));
+      const erased = link.personal_data_erased_at !== null;
+      return send(reply, 200, pages.resultPage(pc, numero, erased ? null : signingUrlOf(ctx.keys, j), erased));
     }
     default:
       return send(

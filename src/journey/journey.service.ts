@@ -20,7 +20,7 @@ import {
   type Step,
 } from './journey.repository.ts';
 import { submitProposal } from './proposal-submission.ts';
-import { CONSENT_VERSION, type ConsentEvidence } from './consent.ts';
+import { CONSENT_VERSION, sealConsent, type ConsentEvidence } from './consent.ts';
 import { inStoredTrace } from '../observability/tracing.ts';
 
 export type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'bank' | 'log'>;
@@ -199,11 +199,7 @@ export const consultOffers = (deps: Deps, key: JourneyKey, input: { autorizo?: s
   onLiveJourney(deps, key, 'consulta', async ({ link, journey }) => {
     if (journey.step !== 'consulta') return DONE;
     if (!input.autorizo) return invalid({ autorizo: 'Para consultar as ofertas, marque a autorização.' });
-    await recordConsent(deps.database.db, link.id, {
-      consent_version: CONSENT_VERSION,
-      consent_at: deps.clock.now(),
-      consent_sealed: deps.keys.seal(JSON.stringify(evidence)),
-    });
+    await recordConsent(deps.database.db, link.id, sealConsent(deps.keys, link.id, CONSENT_VERSION, deps.clock.now(), evidence));
     const cpf = deps.keys.open(link.cpf_sealed!);
     const eligibility = await deps.bank.checkEligibility(cpf);
     const offers = eligibility.elegivel ? await deps.bank.listOffers(cpf) : [];

@@ -9,6 +9,7 @@ import { addSeconds } from '../clock.ts';
 import { advance, setSigningUrl, type JourneyRow, type LinkRow } from './journey.repository.ts';
 import { moveLink } from '../links/link-states.ts';
 import type { Context } from '../context.ts';
+import { sealSigningUrl } from './signing-url.ts';
 
 /** A claim older than this belongs to a process that died mid-call: it may be retried. */
 const STALE_CLAIM_SECONDS = 60;
@@ -84,7 +85,7 @@ export async function submitProposal(deps: Deps, link: LinkRow, journey: Journey
   }
   const signedAt = deps.clock.now();
   await deps.database.db.transaction().execute(async (tx) => {
-    await setSigningUrl(tx, link.id, signing.url, signedAt);
+    await setSigningUrl(tx, link.id, sealSigningUrl(deps.keys, link.id, signing.url), signedAt);
     // The simulator may already have moved the proposal on: only CRIADA advances here.
     const updated = await moveProposalFrom(tx, proposal.numero, 'CRIADA', 'AGUARDANDO_FORMALIZACAO', signedAt);
     if (updated) {

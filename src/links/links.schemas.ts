@@ -84,7 +84,8 @@ export const Link = Type.Object(
     dadosPessoaisRemovidosEm: Type.Optional(
       DateTime(
         'Quando os dados pessoais do cliente (CPF completo, celular, nome, nascimento, e-mail, chave Pix, link de assinatura) ' +
-          'foram apagados, um prazo depois de o link terminar (LGPD). Ficam o CPF mascarado, os status e a proposta.',
+          'e o que deriva do CPF (as ofertas exibidas, o registro da Idempotency-Key) foram apagados, um prazo depois de o link terminar (LGPD). ' +
+          'Ficam o CPF mascarado, os status e a proposta.',
       ),
     ),
   },

@@ -64,7 +64,8 @@ const RegisterBody = Type.Object(
       description:
         'https, nome DNS público (sem IP, sem localhost, sem nome de um rótulo, sem .local/.internal/.localhost), sem usuário/senha, ' +
         'porta 443 ou acima de 1024, até 2.048 caracteres, sem espaços, caracteres de controle, controles de direção de texto ou UTF-16 malformado. ' +
-        'A URL do receptor de testes desta instância é sempre aceita.',
+        'A URL do receptor de testes do próprio canal é sempre aceita, escrita como for (consulta, barra final, maiúsculas no nome, `%2F`…): ' +
+        'ela é reconhecida pelo token. Uma URL cujo caminho aponte para o receptor de outro canal é recusada (`url_invalida`).',
       examples: ['https://hooks.fintech.example/consigna'],
     }),
     eventos: Type.Optional(

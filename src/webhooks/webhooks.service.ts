@@ -17,7 +17,7 @@ import {
   type HealthRow,
   type WebhookRow,
 } from './webhooks.repository.ts';
-import { hashInboxToken, inboxTokenOf } from './inbox-address.ts';
+import { hashInboxToken, inboxTokenNamedBy, inboxTokenOf } from './inbox-address.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
 export type { WebhookRow };
@@ -150,6 +150,24 @@ function looksLocal(raw: unknown): boolean {
   );
 }
 
+/**
+ * A test-inbox URL is accepted only for the channel's own inbox: another channel's would
+ * put this channel's events in that channel's inbox and viewer. Our inbox URL with an
+ * unknown token is refused too; a URL elsewhere that names another channel's inbox token
+ * in its path (another name for this service, a proxy) is refused as well.
+ */
+async function refuseOtherInbox(deps: Deps, channelId: string, url: string): Promise<void> {
+  const ours = inboxTokenOf(url, deps.config.publicBaseUrl);
+  const named = ours ?? inboxTokenNamedBy(url);
+  if (named === undefined) return;
+  const owner = await channelOfInbox(deps.database.db, hashInboxToken(deps, named));
+  if (owner === channelId || (ours === undefined && owner === undefined)) return;
+  throw badRequest(
+    'url_invalida',
+    'Esta URL de caixa de teste não é a deste canal: use a url devolvida por PUT /v1/sandbox/receptor.',
+  );
+}
+
 export async function registerWebhook(
   deps: Deps,
   channelId: string,
@@ -163,17 +181,7 @@ export async function registerWebhook(
     const hint = deps.config.ambiente === 'SANDBOX' && looksLocal(input.url) ? ` ${LOCAL_RECEIVER_HINT}` : '';
     throw badRequest('url_invalida', check.message + hint);
   }
-  const inboxToken = inboxTokenOf(input.url as string, deps.config.publicBaseUrl);
-  if (inboxToken !== undefined) {
-    // A test-inbox URL is accepted only for the channel's own inbox: another
-    // channel's would put this channel's events in that channel's inbox and viewer.
-    if ((await channelOfInbox(deps.database.db, hashInboxToken(deps, inboxToken))) !== channelId) {
-      throw badRequest(
-        'url_invalida',
-        'Esta URL de caixa de teste não é a deste canal: use a url devolvida por PUT /v1/sandbox/receptor.',
-      );
-    }
-  }
+  await refuseOtherInbox(deps, channelId, input.url as string);
   const eventos = validateEventos(input.eventos);
   const now = deps.clock.now();
   const secret = newWebhookSecret();

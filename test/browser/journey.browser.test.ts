@@ -216,7 +216,7 @@ describe.skipIf(skipBrowserTests())('hosted journey in Chromium', () => {
     await journey.consult();
     await journey.at(H1.ofertas);
 
-    const offers = sandboxOffers(cpf);
+    const offers = sandboxOffers(service.ctx.keys, cpf);
     const radios = page.getByRole('radio');
     expect(await radios.count()).toBe(offers.length);
     for (const [index, offer] of offers.entries()) {
@@ -396,8 +396,9 @@ describe.skipIf(skipBrowserTests())('hosted journey in Chromium', () => {
     const { journey, page, watch } = await journeyPage({ javaScriptEnabled: false });
     await journey.upToReview(link.url, '(21) 98765-4321');
     const numero = await journey.sendProposal();
-    expect(await page.getByRole('link', { name: 'Assinar contrato' }).getAttribute('href')).toBe(
-      `${service.baseUrl}/sandbox/assinatura/${numero}`,
+    // The signing link carries its own token, never the (sequential) proposal number.
+    expect(await page.getByRole('link', { name: 'Assinar contrato' }).getAttribute('href')).toMatch(
+      new RegExp(`^${service.baseUrl}/sandbox/assinatura/[A-Za-z0-9]{43}$`),
     );
     await screenshot(page, 'sem-javascript-resultado');
     const state = await stateOf(link.id);

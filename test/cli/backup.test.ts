@@ -128,6 +128,13 @@ describeOnEmbedded('consigna backup and restore (embedded database, real process
     const restoredDir = path.join(root, 'restored');
     const restored = await consigna(['restore', file, '--key', keyFile], { CONSIGNA_DATA_DIR: restoredDir });
     expect(restored.code, restored.stderr).toBe(0);
+    // Restored files are the owner's only, like a new data folder (no group or other bit).
+    const openToOthers = (entry: string): string[] => {
+      const stat = fs.lstatSync(entry);
+      const own = (stat.mode & 0o077) !== 0 ? [entry] : [];
+      return stat.isDirectory() ? [...own, ...fs.readdirSync(entry).flatMap((n) => openToOthers(path.join(entry, n)))] : own;
+    };
+    expect(openToOthers(restoredDir)).toEqual([]);
 
     // The endpoint is back; the restored service delivers what was waiting.
     const listening = await startReceiverOn(port);

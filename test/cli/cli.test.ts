@@ -268,6 +268,7 @@ describeOnPostgres('consigna CLI (PostgreSQL)', () => {
           origem: 'pagina',
           ip: '127.0.0.1',
           userAgent: 'lightMyRequest',
+          selo: 'valido',
         },
       });
       const text = (await consigna(['links', 'consent', link.id], env)).stdout;

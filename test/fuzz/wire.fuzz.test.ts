@@ -80,7 +80,7 @@ const HOSTED: Target[] = [
   { method: 'GET', path: '/sandbox/receptor/{token}' },
   { method: 'POST', path: '/sandbox/receptor/{token}/modo' },
   { method: 'POST', path: '/sandbox/receptor/{token}/limpar' },
-  { method: 'GET', path: '/sandbox/assinatura/{numero}' },
+  { method: 'GET', path: '/sandbox/assinatura/{assinatura}' },
   { method: 'GET', path: '/docs' },
   { method: 'GET', path: '/docs/guia.md' },
   { method: 'GET', path: '/docs/referencia' },
@@ -1012,7 +1012,7 @@ describe('hostile bytes on the wire (real process)', () => {
       params: {
         link: linkToken,
         token,
-        numero: '1',
+        assinatura: 'A'.repeat(43),
         doc: 'json',
         file: 'swagger-ui.css',
         asset: 'journey.css',

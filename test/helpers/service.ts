@@ -29,8 +29,11 @@ export interface TestServiceOptions {
   sameDatabaseAs?: TestService;
   /** PGlite data folder (to survive a restart); in memory otherwise. */
   dataDir?: string;
-  /** Replace the sandbox bank (the only edge tests may fake). */
-  bank?: BankGateway;
+  /**
+   * Replace the sandbox bank (the only edge tests may fake); a function receives the
+   * service's context, whose own sandbox bank it may wrap.
+   */
+  bank?: BankGateway | ((ctx: Context) => BankGateway);
   /** Options of the outbound webhook client (e.g. a resolver pointed at loopback). */
   outbound?: Partial<OutboundOptions>;
   /** Run the delivery worker in this service too. */
@@ -101,9 +104,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.clock ? { clock: options.clock } : {}),
     ...(shared ? { database: shared } : {}),
     pgliteDir: options.dataDir ?? 'memory',
-    ...(options.bank ? { bank: options.bank } : {}),
+    ...(options.bank && typeof options.bank !== 'function' ? { bank: options.bank } : {}),
     ...(options.outbound ? { outbound: options.outbound } : {}),
   });
+  if (typeof options.bank === 'function') ctx.bank = options.bank(ctx);
   let running: Running;
   try {
     running = await startRoles(ctx, {

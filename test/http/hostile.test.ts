@@ -9,7 +9,6 @@ import { createLinkVia, linkToken } from '../helpers/links.ts';
 import { JourneyClient } from '../helpers/journey.ts';
 import { channelWithInbox } from '../sandbox/support.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
-import { createSandboxBank } from '../../src/bank/sandbox-bank.ts';
 import type { IssuedCredentials } from '../../src/channels/channels.service.ts';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -277,14 +276,13 @@ describe('hostile input at the HTTP surface', () => {
 describe('an unexpected failure on a hosted page', () => {
   let service: TestService;
   beforeAll(async () => {
-    const bank = createSandboxBank({ signingBaseUrl: 'http://127.0.0.1' });
     service = await startTestService({
-      bank: {
-        ...bank,
+      bank: (ctx) => ({
+        ...ctx.bank,
         sendCode: async () => {
           throw new Error('conector quebrado');
         },
-      },
+      }),
     });
   });
   afterAll(() => service.close());

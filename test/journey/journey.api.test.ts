@@ -72,7 +72,7 @@ describe('hosted journey over HTTP (no JavaScript)', () => {
     expect((await client.post('consulta', { autorizo: 'sim' })).status).toBe(303);
 
     const offersPage = await client.page();
-    const offers = sandboxOffers('12345678909');
+    const offers = sandboxOffers(service.ctx.keys, '12345678909');
     for (const offer of offers) expect(offersPage.body).toContain(`value="${offer.id}"`);
     expect(offersPage.body).toMatch(/R\$ [\d.]+,\d\d/);
     expect(offersPage.body).toMatch(/CET/);
@@ -223,7 +223,7 @@ describe('hosted journey over HTTP (no JavaScript)', () => {
     expect(state.proposta).toBeUndefined();
     const events = await eventsOf(link.id);
     expect(events.map((e) => e.tipo)).toEqual(['proposta.falha', 'proposta.falha']);
-    const offer = sandboxOffers('00000000515')[0]!;
+    const offer = sandboxOffers(service.ctx.keys, '00000000515')[0]!;
     expect(events[0]!.body.proposta).toEqual({ valor: offer.valor, parcelas: offer.parcelas, valorParcela: offer.valorParcela });
     expect(events[0]!.body.motivo).toEqual(expect.any(String));
     expect(events[0]!.body.link).toEqual({ id: link.id, referenciaExterna: 'ref-jornada' });

@@ -100,7 +100,8 @@ describe('the sweeper’s retention', () => {
     const stored = await sql<{ n: number }>`
       select count(*)::int as n from links l join journeys j on j.link_id = l.id
       where l.id = ${concluded.id} and l.cpf_sealed is not null and l.celular_sealed is not null
-        and j.customer_sealed is not null and j.consent_sealed is not null and j.signing_url is not null`.execute(db());
+        and j.customer_sealed is not null and j.consent_sealed is not null and j.signing_url_sealed is not null
+        and j.offers is not null`.execute(db());
     expect(stored.rows[0]!.n).toBe(1);
     live = (await createLinkVia(service, a.auth, { cpf: VALID_CPFS[1], celular: '11987654321' })).json();
     seededA = await seed(a.canalId, 70);
@@ -181,20 +182,21 @@ describe('the sweeper’s retention', () => {
     const journey = await sql<{
       celular_sealed: unknown;
       customer_sealed: unknown;
-      signing_url: unknown;
+      signing_url_sealed: unknown;
       offers: unknown;
       consent_sealed: unknown;
       consent_version: string | null;
-    }>`select celular_sealed, customer_sealed, signing_url, offers, consent_sealed, consent_version
+    }>`select celular_sealed, customer_sealed, signing_url_sealed, offers, consent_sealed, consent_version
        from journeys where link_id = ${concluded.id}`.execute(db());
-    // The consent's IP and user agent go with the rest; its version and time stay.
+    // The consent's IP and user agent go with the rest, and the offers (derived from the
+    // CPF; test/retention/erasure.test.ts); the consent's version and time stay.
     expect(journey.rows[0]).toMatchObject({
       celular_sealed: null,
       customer_sealed: null,
-      signing_url: null,
+      signing_url_sealed: null,
+      offers: null,
       consent_sealed: null,
     });
-    expect(journey.rows[0]!.offers).not.toBeNull();
     expect(journey.rows[0]!.consent_version).toBe(CONSENT_VERSION);
 
     a.auth = await service.bearer(a.channel);

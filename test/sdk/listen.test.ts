@@ -303,6 +303,28 @@ describe('consigna-sdk listen (the command)', () => {
     expect(
       verifyWebhook(local.arrivals[0]!.body, local.arrivals[0]!.headers['x-service-signature'] as string, secret!).tipo,
     ).toBe('webhook.teste');
+    expect(output).not.toContain('⚠');
+
+    // What did not verify is still forwarded, and its line says so: a forged signature,
+    // and no signature at all (anyone holding the inbox url can post to it).
+    const inboxUrl = (await consigna.ensureInbox()).url;
+    const post = (headers: Record<string, string>) =>
+      fetch(inboxUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"tipo":"forjado"}',
+      });
+    const forged = `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`;
+    expect((await post({ 'x-service-signature': forged, 'x-service-event-type': 'proposta.aprovada' })).status).toBe(200);
+    await waitFor(() => /proposta\.aprovada .*→ 204 .*⚠ assinatura INVÁLIDA: não confere com o segredo do webhook/.test(output), {
+      what: 'the warning on the forged event',
+    });
+    expect((await post({ 'x-service-event-type': 'proposta.cancelada' })).status).toBe(200);
+    await waitFor(
+      () => /proposta\.cancelada .*→ 204 .*⚠ assinatura NÃO VERIFICADA: cabeçalho X-Service-Signature ausente/.test(output),
+      { what: 'the warning on the unsigned event' },
+    );
+    expect(local.arrivals).toHaveLength(3);
 
     child.kill('SIGINT');
     expect(await exited).toBe(0);

@@ -5,8 +5,8 @@
 import http from 'node:http';
 import type net from 'node:net';
 import { BankUnavailableError, type BankGateway } from '../../src/bank/bank-gateway.ts';
-import { createSandboxBank } from '../../src/bank/sandbox-bank.ts';
 import type { TestService } from '../helpers/service.ts';
+import type { Context } from '../../src/context.ts';
 
 export interface SentRequest {
   method: string;
@@ -125,9 +125,8 @@ export async function startProxy(target: string): Promise<Proxy> {
 }
 
 /** The sandbox bank, except that its outage (CPF 00000000434) asks for `Retry-After: retryAfterSeconds`. */
-export function bankWithShortOutage(retryAfterSeconds: number): BankGateway {
-  const bank = createSandboxBank({ signingBaseUrl: 'http://127.0.0.1' });
-  return {
+export function bankWithShortOutage(retryAfterSeconds: number): (ctx: Context) => BankGateway {
+  return ({ bank }) => ({
     ...bank,
     async checkAvailability(cpf) {
       try {
@@ -137,7 +136,7 @@ export function bankWithShortOutage(retryAfterSeconds: number): BankGateway {
         throw error;
       }
     },
-  };
+  });
 }
 
 /** Links of one channel, counted in the database. */

@@ -201,11 +201,15 @@ describe('validateWebhookUrl: the service test inbox', () => {
     expect(inboxTokenOf(INBOX, `${BASE}/`)).toBe(`sbx_${'a1B2'.repeat(8)}`);
   });
 
+  it('is recognised with a query (every spelling: inbox-address.test.ts)', () => {
+    expect(inboxTokenOf(`${INBOX}?x=1`, BASE)).toBe(`sbx_${'a1B2'.repeat(8)}`);
+    expect(validateWebhookUrl(`${INBOX}?x=1`, strict).ok).toBe(true);
+  });
+
   it.each([
     [`${BASE}/v1/sandbox/receptor/abc`, 'no sbx_ token'],
     [`${BASE}/v1/sandbox/receptor/sbx_`, 'empty token'],
     [`${INBOX}/modo`, 'a sub-path'],
-    [`${INBOX}?x=1`, 'a query'],
     [`http://localhost:3001/v1/sandbox/receptor/sbx_abc`, 'another port'],
     [`http://evil.example.com/v1/sandbox/receptor/sbx_abc`, 'another host'],
     [`http://localhost:3000.evil.com/v1/sandbox/receptor/sbx_abc`, 'a look-alike host'],

@@ -170,11 +170,29 @@ export async function forward(options: Pick<ListenOptions, 'forwardTo' | 'forwar
   }
 }
 
-/** One line per event: time, type, attempt, the local answer and its latency. */
-export function forwardLine({ event, status, latencyMs, error }: ForwardResult, at = new Date()): string {
+/**
+ * One line per event: time, type, attempt, the local answer and its latency, and a
+ * warning when the inbox could not verify the signature. The event is forwarded all the
+ * same (the developer may be testing exactly that), but the line must not read as a
+ * genuine delivery: the local code would reject it, or worse, accept it.
+ */
+export function forwardLine(result: ForwardResult, at = new Date()): string {
+  const { event, status, latencyMs, error } = result;
   const time = at.toTimeString().slice(0, 8);
   const answer = status !== undefined ? `${status}` : `falhou: ${error} (o servidor local está no ar?)`;
-  return `${time}  ${event.tipo ?? '(sem tipo)'}  tentativa ${event.tentativa ?? '?'}  → ${answer}  ${latencyMs} ms`;
+  const line = `${time}  ${event.tipo ?? '(sem tipo)'}  tentativa ${event.tentativa ?? '?'}  → ${answer}  ${latencyMs} ms`;
+  const warning = signatureWarning(event);
+  return warning ? `${line}  ${warning}` : line;
+}
+
+/** What the inbox said of the signature when it is not valid (pt-BR), or undefined when it is. */
+export function signatureWarning(event: Pick<StreamedEvent, 'assinaturaValida' | 'motivo'>): string | undefined {
+  if (event.assinaturaValida === true) return undefined;
+  const verdict =
+    event.assinaturaValida === false
+      ? `assinatura INVÁLIDA: ${event.motivo ?? 'não confere com o segredo do webhook'}`
+      : `assinatura NÃO VERIFICADA: ${event.motivo ?? 'motivo não informado'}`;
+  return `⚠ ${verdict} (encaminhado mesmo assim; seu servidor deve recusá-lo)`;
 }
 
 function describe(error: unknown): string {

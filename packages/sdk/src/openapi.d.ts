@@ -1642,7 +1642,7 @@ export interface operations {
             criadoEm: string;
             /**
              * Format: date-time
-             * @description Quando os dados pessoais do cliente (CPF completo, celular, nome, nascimento, e-mail, chave Pix, link de assinatura) foram apagados, um prazo depois de o link terminar (LGPD). Ficam o CPF mascarado, os status e a proposta.
+             * @description Quando os dados pessoais do cliente (CPF completo, celular, nome, nascimento, e-mail, chave Pix, link de assinatura) e o que deriva do CPF (as ofertas exibidas, o registro da Idempotency-Key) foram apagados, um prazo depois de o link terminar (LGPD). Ficam o CPF mascarado, os status e a proposta.
              * @example 2026-11-22T14:03:23.123Z
              */
             dadosPessoaisRemovidosEm?: string;
@@ -1981,7 +1981,7 @@ export interface operations {
             criadoEm: string;
             /**
              * Format: date-time
-             * @description Quando os dados pessoais do cliente (CPF completo, celular, nome, nascimento, e-mail, chave Pix, link de assinatura) foram apagados, um prazo depois de o link terminar (LGPD). Ficam o CPF mascarado, os status e a proposta.
+             * @description Quando os dados pessoais do cliente (CPF completo, celular, nome, nascimento, e-mail, chave Pix, link de assinatura) e o que deriva do CPF (as ofertas exibidas, o registro da Idempotency-Key) foram apagados, um prazo depois de o link terminar (LGPD). Ficam o CPF mascarado, os status e a proposta.
              * @example 2026-11-22T14:03:23.123Z
              */
             dadosPessoaisRemovidosEm?: string;
@@ -5428,7 +5428,7 @@ export interface operations {
             | 'proposta.falha'
           )[];
           /**
-           * @description https, nome DNS público (sem IP, sem localhost, sem nome de um rótulo, sem .local/.internal/.localhost), sem usuário/senha, porta 443 ou acima de 1024, até 2.048 caracteres, sem espaços, caracteres de controle, controles de direção de texto ou UTF-16 malformado. A URL do receptor de testes desta instância é sempre aceita.
+           * @description https, nome DNS público (sem IP, sem localhost, sem nome de um rótulo, sem .local/.internal/.localhost), sem usuário/senha, porta 443 ou acima de 1024, até 2.048 caracteres, sem espaços, caracteres de controle, controles de direção de texto ou UTF-16 malformado. A URL do receptor de testes do próprio canal é sempre aceita, escrita como for (consulta, barra final, maiúsculas no nome, `%2F`…): ela é reconhecida pelo token. Uma URL cujo caminho aponte para o receptor de outro canal é recusada (`url_invalida`).
            * @example https://hooks.fintech.example/consigna
            */
           url: string;
