@@ -140,7 +140,7 @@ export async function startRoles(
           'process.pid': process.pid,
           'consigna.roles': (['api', 'worker', 'sweeper'] as const).filter((role) => roles[role]).join(','),
         },
-        (dropped) => ctx.log.warn({ dropped }, 'trace spans dropped: more waiting for export than OTEL_BSP_MAX_QUEUE_SIZE'),
+        ctx.log,
       )
     : undefined;
   // The embedded database can only be read by this process: `consigna backup` asks it.

@@ -86,16 +86,29 @@ export interface Config {
   };
 }
 
-/** From the standard OTEL_* variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/). */
+/**
+ * From the standard OTEL_* variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/),
+ * named as OpenTelemetry's SDK takes them (src/observability/tracing.ts hands them over as they are). Since
+ * SDK 3.0 the trace SDK reads no variable itself; the exporter still reads its own (OTEL_EXPORTER_OTLP_*HEADERS,
+ * TIMEOUT, COMPRESSION, CERTIFICATE…), and the resource detectors OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
+ */
 export interface TracingConfig {
   /** Where spans are POSTed: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
   endpoint: string;
   protocol: 'http/protobuf' | 'http/json';
   /** OTEL_TRACES_SAMPLER and its argument (a ratio for the traceidratio samplers). */
   sampler: { name: (typeof SAMPLERS)[number]; ratio: number };
-  serviceName: string;
   /** OTEL_BSP_*: the batch span processor. */
-  batch: { scheduleDelayMs: number; maxQueueSize: number; maxExportBatchSize: number; exportTimeoutMs: number };
+  batch: { scheduledDelayMillis: number; maxQueueSize: number; maxExportBatchSize: number; exportTimeoutMillis: number };
+  /** OTEL_SPAN_*_LIMIT and OTEL_ATTRIBUTE_*_LIMIT, the span-specific one first; unset: the SDK's defaults. */
+  spanLimits: {
+    attributeCountLimit?: number;
+    attributeValueLengthLimit?: number;
+    eventCountLimit?: number;
+    linkCountLimit?: number;
+    attributePerEventCountLimit?: number;
+    attributePerLinkCountLimit?: number;
+  };
 }
 
 const SAMPLERS = [
@@ -233,10 +246,22 @@ function readTracing(read: Reader, env: Env): TracingConfig | undefined {
   const sampler = read.oneOf('OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on');
   const ratio = read.ratio('OTEL_TRACES_SAMPLER_ARG', 1);
   const batch = {
-    scheduleDelayMs: read.int('OTEL_BSP_SCHEDULE_DELAY', 5000, { min: 1, max: 600_000 }),
+    scheduledDelayMillis: read.int('OTEL_BSP_SCHEDULE_DELAY', 5000, { min: 1, max: 600_000 }),
     maxQueueSize: read.int('OTEL_BSP_MAX_QUEUE_SIZE', 2048, { min: 1, max: 1_000_000 }),
     maxExportBatchSize: read.int('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512, { min: 1, max: 100_000 }),
-    exportTimeoutMs: read.int('OTEL_BSP_EXPORT_TIMEOUT', 30_000, { min: 1, max: 600_000 }),
+    exportTimeoutMillis: read.int('OTEL_BSP_EXPORT_TIMEOUT', 30_000, { min: 1, max: 600_000 }),
+  };
+  const limit = (name: string) => read.optionalInt(name, { max: 1_000_000 });
+  const spanLimits = {
+    ...optional('attributeCountLimit', limit('OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT') ?? limit('OTEL_ATTRIBUTE_COUNT_LIMIT')),
+    ...optional(
+      'attributeValueLengthLimit',
+      limit('OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT') ?? limit('OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT'),
+    ),
+    ...optional('eventCountLimit', limit('OTEL_SPAN_EVENT_COUNT_LIMIT')),
+    ...optional('linkCountLimit', limit('OTEL_SPAN_LINK_COUNT_LIMIT')),
+    ...optional('attributePerEventCountLimit', limit('OTEL_EVENT_ATTRIBUTE_COUNT_LIMIT')),
+    ...optional('attributePerLinkCountLimit', limit('OTEL_LINK_ATTRIBUTE_COUNT_LIMIT')),
   };
   const endpoint = tracesEndpoint ?? (baseEndpoint ? `${baseEndpoint.replace(/\/+$/, '')}/v1/traces` : undefined);
   if (!endpoint || disabled || exporter === 'none') return undefined;
@@ -244,8 +269,8 @@ function readTracing(read: Reader, env: Env): TracingConfig | undefined {
     endpoint,
     protocol,
     sampler: { name: sampler, ratio },
-    serviceName: read.string('OTEL_SERVICE_NAME', 'consigna'),
     batch: { ...batch, maxExportBatchSize: Math.min(batch.maxExportBatchSize, batch.maxQueueSize) },
+    spanLimits,
   };
 }
 
@@ -277,6 +302,10 @@ class Reader {
       return fallback;
     }
     return Number(value);
+  }
+
+  optionalInt(name: string, bounds: { min?: number; max?: number } = {}): number | undefined {
+    return this.raw(name) === undefined ? undefined : this.int(name, 0, bounds);
   }
 
   bool(name: string, fallback: boolean): boolean {

@@ -3,16 +3,23 @@
 // never recorded, since a link's or an inbox's URL carries its token. A caller's
 // `traceparent` header is continued, as OpenTelemetry's own HTTP instrumentation does.
 //
-// Not hooks of their own: the server's onRequest and onResponse hooks call `enter` and
-// `exit` (fastify.ts). Each hook of Fastify's costs every request a turn of its runner,
-// and an onRequestAbort hook a listener on every request, added and removed. Under
-// GET /v1/links/{id} at full load, tracing allocated 1.8 KB a request with four hooks of
-// its own and 1.1–1.4 KB without (bench/README.md, "Tracing").
+// Not @fastify/otel, Fastify's instrumentation: its span is named "request" and carries
+// `url.path` (the raw path, a link's token included), its error status the error's message,
+// and it makes a span of every hook. Only OpenTelemetry's API here, called from the server's
+// own onRequest and onResponse hooks (fastify.ts).
 import type { Socket } from 'node:net';
 import type { FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { trace, SpanKind, SpanStatusCode, type Attributes, type Context as OtelContext } from '@opentelemetry/api';
-import { contexts, LEAN_ROOT } from '../observability/lean-context.ts';
-import { parseTraceparent, type ServiceTracer } from '../observability/tracing.ts';
+import {
+  context,
+  propagation,
+  trace,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  type Attributes,
+  type Context as OtelContext,
+} from '@opentelemetry/api';
+import type { ServiceTracer } from '../observability/tracing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,22 +41,6 @@ export interface RequestTracing {
 
 /** What the server's hooks call; the server decorates its requests with `traceContext` (undefined) first. */
 export function requestTracing(tracer: ServiceTracer): RequestTracing {
-  // "GET /v1/links/:id": one string per route and method, made once. The encoder keeps
-  // each name's bytes by the string (otlp-encoding.ts, known): a name built anew for every
-  // request would be flattened and hashed again each time.
-  const names = new Map<string, Map<string, string>>();
-  const spanName = (method: string, route: string) => {
-    let byMethod = names.get(route);
-    if (!byMethod) {
-      // Routes are the application's own, a few dozen; the bound is against a surprise.
-      if (names.size >= 1024) names.clear();
-      names.set(route, (byMethod = new Map()));
-    }
-    let name = byMethod.get(method);
-    if (name === undefined) byMethod.set(method, (name = `${method} ${route}`));
-    return name;
-  };
-
   const end = (request: FastifyRequest, status: number | undefined) => {
     const active = request.traceContext;
     const span = active && trace.getSpan(active);
@@ -71,9 +62,8 @@ export function requestTracing(tracer: ServiceTracer): RequestTracing {
 
   // A client that goes away before its response: the request never reaches onResponse,
   // and its span ends "aborted" when the connection closes. One listener per connection,
-  // added with its first request (a keep-alive connection serves many), where an
-  // onRequestAbort hook adds and removes one per request. (With pipelined requests, only
-  // the latest one in flight is ended that way.)
+  // added with its first request (a keep-alive connection serves many); the server's hooks
+  // are fastify.ts's. (With pipelined requests, only the latest one in flight is ended that way.)
   const onClose = function (this: TracedSocket) {
     const request = this[IN_FLIGHT];
     this[IN_FLIGHT] = null;
@@ -84,13 +74,11 @@ export function requestTracing(tracer: ServiceTracer): RequestTracing {
     enter(request, done) {
       const route = request.routeOptions.url;
       const method = request.method;
-      const header = request.headers.traceparent;
-      const remote = parseTraceparent(typeof header === 'string' ? header : undefined);
-      const parent = remote ? trace.setSpanContext(LEAN_ROOT, remote) : LEAN_ROOT;
+      const parent = propagation.extract(ROOT_CONTEXT, request.headers);
       const attributes: Attributes = route
         ? { 'http.request.method': method, 'http.route': route, 'consigna.request.id': request.id }
         : { 'http.request.method': method, 'consigna.request.id': request.id };
-      const span = tracer.startOwned(route ? spanName(method, route) : method, SpanKind.SERVER, attributes, parent);
+      const span = tracer.startSpan(route ? `${method} ${route}` : method, { kind: SpanKind.SERVER, attributes }, parent);
       const active = trace.setSpan(parent, span);
       request.traceContext = active;
       const socket = request.raw.socket as TracedSocket | null;
@@ -102,7 +90,7 @@ export function requestTracing(tracer: ServiceTracer): RequestTracing {
       // its parser's callback in the context this call was made in (an AsyncResource of
       // its own), so validation, the handler and error handling see the span too
       // (tracing.test sends a body 100 ms after its headers).
-      contexts.run(active, done);
+      context.with(active, done);
     },
     exit(request, status) {
       const socket = request.raw.socket as TracedSocket | null;

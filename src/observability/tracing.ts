@@ -1,6 +1,7 @@
-// OpenTelemetry traces (README "Traces"). With no OTLP endpoint configured nothing of the
-// SDK is loaded and every helper here returns at its first line: tracing off costs a
-// null check. With one, spans go out in batches from a background processor.
+// OpenTelemetry traces (README "Traces"), on OpenTelemetry's own SDK: its tracer provider
+// and samplers, its batch span processor around its OTLP exporter, and its AsyncLocalStorage
+// context manager. With no OTLP endpoint configured the SDK is never imported (it is loaded
+// when tracing starts) and every helper here returns at its first line.
 //
 // What a span may carry is decided here and in the three places that make spans (HTTP
 // requests, database statements, delivery attempts): route patterns, statement summaries,
@@ -10,129 +11,97 @@
 // looks for every secret and personal datum of a whole journey in everything exported.
 import {
   context,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  diag,
+  propagation,
   trace,
+  DiagLogLevel,
+  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
-  TraceFlags,
   type Attributes,
+  type Context,
+  type DiagLogger,
   type Span,
-  type SpanContext,
+  type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
 import type { TracingConfig } from '../config/config.ts';
-import { contexts, LEAN_ROOT } from './lean-context.ts';
-import type { LeanTracer } from './lean-tracer.ts';
+import type { Logger } from './logger.ts';
 
 export { SpanKind, SpanStatusCode, type Attributes, type Span, type Tracer };
 
-/** The service's tracer (lean-tracer.ts): the API's Tracer, and startOwned for our own spans. */
-export type ServiceTracer = LeanTracer;
+/** The service's tracer: OpenTelemetry's, from the SDK's provider. */
+export type ServiceTracer = Tracer;
 
-let active: ServiceTracer | undefined;
+let active: { tracer: Tracer; traceContext: TextMapPropagator } | undefined;
 
 /** The process's tracer while tracing runs; undefined when it is off. */
 export function activeTracer(): ServiceTracer | undefined {
-  return active;
+  return active?.tracer;
 }
 
 /**
- * Starts exporting (once per process: OpenTelemetry's provider and context manager are
- * process-wide). Answers the function that flushes what is queued and stops.
+ * Starts exporting (once per process: OpenTelemetry's provider, context manager and
+ * propagator are process-wide). `attributes` describe this process (its roles, pid…);
+ * OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES are read by the SDK's detectors and win.
+ * What the SDK reports (spans dropped past OTEL_BSP_MAX_QUEUE_SIZE, failed exports) goes to
+ * `log`. Answers the function that flushes what is queued and stops.
  */
-export async function startTracing(
-  config: TracingConfig,
-  attributes: Attributes,
-  onDropped: (dropped: number) => void = () => {},
-): Promise<() => Promise<void>> {
+export async function startTracing(config: TracingConfig, attributes: Attributes, log: Logger): Promise<() => Promise<void>> {
   if (active) return async () => {};
-  const [sdk, resources, spanProcessor, { LeanTracer, leanProvider }, { RatioSampler }] = await Promise.all([
-    import('@opentelemetry/sdk-trace'),
-    import('@opentelemetry/resources'),
-    config.protocol === 'http/json' ? jsonProcessor(config) : protobufProcessor(config, onDropped),
-    import('./lean-tracer.ts'),
-    import('./ratio-sampler.ts'),
-  ]);
-  const samplers = {
-    always_on: () => new sdk.AlwaysOnSampler(),
-    always_off: () => new sdk.AlwaysOffSampler(),
-    traceidratio: () => new RatioSampler(config.sampler.ratio),
-  };
-  const parentBased = config.sampler.name.startsWith('parentbased_');
-  const rootSampler = samplers[config.sampler.name.replace(/^parentbased_/, '') as keyof typeof samplers]();
-  const resource = resources
-    .resourceFromAttributes({ 'service.name': config.serviceName, ...attributes })
-    // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, as every OpenTelemetry SDK reads them.
-    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
-  const tracer = new LeanTracer({
-    resource,
-    scope: { name: 'consigna' },
-    processor: spanProcessor,
-    sampler: rootSampler,
-    parentBased,
+  const [sdk, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, resources, { OTLPTraceExporter }] =
+    await Promise.all([
+      import('@opentelemetry/sdk-trace'),
+      import('@opentelemetry/context-async-hooks'),
+      import('@opentelemetry/core'),
+      import('@opentelemetry/resources'),
+      config.protocol === 'http/json'
+        ? import('@opentelemetry/exporter-trace-otlp-http')
+        : import('@opentelemetry/exporter-trace-otlp-proto'),
+    ]);
+  diag.setLogger(diagLogger(log), DiagLogLevel.WARN);
+
+  const { name, ratio } = config.sampler;
+  const root = name.endsWith('always_on')
+    ? new sdk.AlwaysOnSampler()
+    : name.endsWith('always_off')
+      ? new sdk.AlwaysOffSampler()
+      : new sdk.TraceIdRatioBasedSampler(ratio);
+  const provider = new sdk.TracerProvider({
+    resource: resources.resourceFromAttributes({ 'service.name': 'consigna', ...attributes }).merge(
+      resources.detectResources({
+        detectors: [resources.resourceAttributesEnvDetector, resources.serviceNameEnvDetector],
+      }),
+    ),
+    sampler: name.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root,
+    spanLimits: config.spanLimits,
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: config.endpoint }), ...config.batch })],
   });
-  context.setGlobalContextManager(contexts);
-  trace.setGlobalTracerProvider(leanProvider(tracer));
-  active = tracer;
+  const traceContext = new W3CTraceContextPropagator();
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(traceContext);
+  trace.setGlobalTracerProvider(provider);
+  active = { tracer: provider.getTracer('consigna'), traceContext };
   return async () => {
     active = undefined;
-    await spanProcessor.shutdown().catch(() => {});
+    await provider.shutdown().catch((error: unknown) => log.warn({ err: error }, 'trace export failed at shutdown'));
     trace.disable();
+    propagation.disable();
     context.disable();
+    diag.disable();
   };
 }
 
-/**
- * OTLP/protobuf, the default: spans encoded as they end (span-batches.ts), sent by
- * OpenTelemetry's own OTLP/HTTP transport, which reads the exporter's settings from
- * the environment as the specification defines them (OTEL_EXPORTER_OTLP_*HEADERS,
- * TIMEOUT, COMPRESSION, CERTIFICATE, CLIENT_KEY…) and retries what may be retried.
- */
-async function protobufProcessor(config: TracingConfig, onDropped: (dropped: number) => void) {
-  const [{ createOtlpHttpExportDelegate, convertLegacyHttpOptions }, { ProtobufTraceSerializer }, { ExportResultCode }, batches] =
-    await Promise.all([
-      import('@opentelemetry/otlp-exporter-base/node-http'),
-      import('@opentelemetry/otlp-transformer'),
-      import('@opentelemetry/core'),
-      import('./span-batches.ts'),
-    ]);
-  interface Encoded {
-    body: Buffer;
-    spans: number;
-  }
-  const delegate = createOtlpHttpExportDelegate<Encoded, unknown>(
-    convertLegacyHttpOptions({ url: config.endpoint }, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
-    { serializeRequest: (batch) => batch.body, deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data) },
-    'otlp_http_span_exporter',
-    { name: 'span', countItems: (batch) => batch.spans },
-    undefined,
-  );
-  const { exportTimeoutMs } = config.batch;
-  const send = (body: Buffer, spans: number) =>
-    new Promise<void>((resolve, reject) => {
-      // OTEL_BSP_EXPORT_TIMEOUT bounds the whole export, retries included, as in the SDK's processor.
-      const timer = setTimeout(() => reject(new Error('export timed out')), exportTimeoutMs);
-      delegate.export({ body, spans }, (result) => {
-        clearTimeout(timer);
-        if (result.code === ExportResultCode.SUCCESS) resolve();
-        else reject(result.error ?? new Error('export failed'));
-      });
-    });
-  return new batches.EncodedBatchProcessor(config.batch, send, { onDropped, close: () => delegate.shutdown() });
-}
-
-/** OTLP/JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json): the SDK's own processor and exporter. */
-async function jsonProcessor(config: TracingConfig) {
-  const [{ BatchSpanProcessor }, { OTLPTraceExporter }] = await Promise.all([
-    import('@opentelemetry/sdk-trace'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-  ]);
-  return new BatchSpanProcessor({
-    exporter: new OTLPTraceExporter({ url: config.endpoint }),
-    scheduledDelayMillis: config.batch.scheduleDelayMs,
-    maxQueueSize: config.batch.maxQueueSize,
-    maxExportBatchSize: config.batch.maxExportBatchSize,
-    exportTimeoutMillis: config.batch.exportTimeoutMs,
-  });
+/** The SDK's diagnostics at warn and error, as the service's log lines. */
+function diagLogger(log: Logger): DiagLogger {
+  const at =
+    (level: 'warn' | 'error') =>
+    (message: string, ...args: unknown[]) =>
+      log[level]({ component: 'opentelemetry', ...(args.length > 0 ? { details: args.map(String) } : {}) }, message);
+  const none = () => {};
+  return { error: at('error'), warn: at('warn'), info: none, debug: none, verbose: none };
 }
 
 /**
@@ -142,19 +111,16 @@ async function jsonProcessor(config: TracingConfig) {
  */
 export function currentTraceparent(): string | null {
   if (!active) return null;
-  const span = trace.getSpan(contexts.active());
-  if (!span) return null;
-  const { traceId, spanId, traceFlags } = span.spanContext();
-  return `00-${traceId}-${spanId}-0${(traceFlags & TraceFlags.SAMPLED).toString(16)}`;
+  const carrier: Record<string, string> = {};
+  active.traceContext.inject(context.active(), carrier, defaultTextMapSetter);
+  return carrier.traceparent ?? null;
 }
 
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-
-/** A `traceparent` value (stored by us, or a client's header) as a remote span context. */
-export function parseTraceparent(value: string | null | undefined): SpanContext | undefined {
-  const match = value ? TRACEPARENT.exec(value) : null;
-  if (!match || /^0+$/.test(match[1]!) || /^0+$/.test(match[2]!)) return undefined;
-  return { traceId: match[1]!, spanId: match[2]!, traceFlags: parseInt(match[3]!, 16) & TraceFlags.SAMPLED, isRemote: true };
+/** A stored `traceparent` as a context whose span is that remote one; undefined when there is none or it is malformed. */
+function storedContext(traceContext: TextMapPropagator, stored: string | null | undefined): Context | undefined {
+  if (!stored) return undefined;
+  const extracted = traceContext.extract(ROOT_CONTEXT, { traceparent: stored }, defaultTextMapGetter);
+  return trace.getSpanContext(extracted) ? extracted : undefined;
 }
 
 /**
@@ -164,7 +130,7 @@ export function parseTraceparent(value: string | null | undefined): SpanContext 
  * request runs each. The span also links to the span current here (the HTTP request
  * that carried the step). Without a stored context the span continues the current one.
  * `work` runs with the span as the current one (its statements' spans are its children)
- * unless `current` is false.
+ * unless `current` is false (work that makes no spans of its own: a request to another server).
  */
 export function inStoredTrace<T>(
   stored: string | null | undefined,
@@ -174,18 +140,15 @@ export function inStoredTrace<T>(
   kind: SpanKind = SpanKind.INTERNAL,
   { current: makeCurrent = true }: { current?: boolean } = {},
 ): Promise<T> {
-  const tracer = active;
-  if (!tracer) return work(undefined);
-  const parent = parseTraceparent(stored);
-  const here = contexts.active();
+  if (!active) return work(undefined);
+  const here = context.active();
+  const parent = storedContext(active.traceContext, stored);
   const current = trace.getSpan(here);
-  const parentContext = parent ? trace.setSpanContext(LEAN_ROOT, parent) : here;
-  const links = parent && current ? [{ context: current.spanContext() }] : undefined;
-  const span = tracer.startOwned(name, kind, attributes, parentContext, links);
-  // `current: false` for work that makes no spans of its own (a request to another
-  // server): entering a context for it costs more than the span itself.
+  const links = parent && current ? [{ context: current.spanContext() }] : [];
+  const parentContext = parent ?? here;
+  const span = active.tracer.startSpan(name, { kind, attributes, links }, parentContext);
   if (!makeCurrent) return finishing(span, work);
-  return contexts.run(trace.setSpan(parentContext, span), () => finishing(span, work));
+  return context.with(trace.setSpan(parentContext, span), () => finishing(span, work));
 }
 
 /** Runs `work` in a child span of the current one (a call to the bank, for example). */
@@ -198,28 +161,15 @@ export function inSpan<T>(
   return inStoredTrace(null, name, attributes, work, kind);
 }
 
-// With then() rather than an async function: one promise fewer per span, on every
-// delivery attempt.
-function finishing<T>(span: Span, work: (span: Span) => Promise<T>): Promise<T> {
-  let running: Promise<T>;
+async function finishing<T>(span: Span, work: (span: Span) => Promise<T>): Promise<T> {
   try {
-    running = work(span);
+    return await work(span);
   } catch (error) {
     markFailed(span, error);
+    throw error;
+  } finally {
     span.end();
-    return Promise.reject(error as Error);
   }
-  return running.then(
-    (value) => {
-      span.end();
-      return value;
-    },
-    (error: unknown) => {
-      markFailed(span, error);
-      span.end();
-      throw error;
-    },
-  );
 }
 
 /**

@@ -116,8 +116,8 @@ describe('configuration', () => {
       endpoint: 'http://otel:4318/v1/traces',
       protocol: 'http/protobuf',
       sampler: { name: 'parentbased_always_on', ratio: 1 },
-      serviceName: 'consigna',
-      batch: { scheduleDelayMs: 5000, maxQueueSize: 2048, maxExportBatchSize: 512, exportTimeoutMs: 30_000 },
+      batch: { scheduledDelayMillis: 5000, maxQueueSize: 2048, maxExportBatchSize: 512, exportTimeoutMillis: 30_000 },
+      spanLimits: {},
     });
     const tuned = loadConfig(
       {
@@ -127,8 +127,11 @@ describe('configuration', () => {
         OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
         OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
         OTEL_TRACES_SAMPLER_ARG: '0.25',
-        OTEL_SERVICE_NAME: 'consigna-sp',
         OTEL_BSP_MAX_QUEUE_SIZE: '100',
+        OTEL_ATTRIBUTE_COUNT_LIMIT: '64',
+        OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT: '32',
+        OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: '256',
+        OTEL_SPAN_LINK_COUNT_LIMIT: '4',
       },
       '/srv',
     ).tracing;
@@ -136,8 +139,9 @@ describe('configuration', () => {
       endpoint: 'https://traces.example/custom',
       protocol: 'http/json',
       sampler: { name: 'parentbased_traceidratio', ratio: 0.25 },
-      serviceName: 'consigna-sp',
       batch: { maxQueueSize: 100, maxExportBatchSize: 100 },
+      // The span's own limit before the general one.
+      spanLimits: { attributeCountLimit: 32, attributeValueLengthLimit: 256, linkCountLimit: 4 },
     });
     // Off again, whatever the endpoint says.
     expect(
@@ -151,8 +155,9 @@ describe('configuration', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://user:s3cr3t@otel:4317',
       OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
       OTEL_TRACES_SAMPLER_ARG: '1.5',
+      OTEL_SPAN_EVENT_COUNT_LIMIT: 'many',
     });
-    expect(problems).toHaveLength(2);
+    expect(problems).toHaveLength(3);
     expect(problems.join('\n')).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL: expected one of http\/protobuf, http\/json/);
     expect(problems.join('\n')).not.toContain('s3cr3t');
     expect(problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' })).toEqual([

@@ -1,56 +1,58 @@
-// A reader of OTLP/protobuf trace export requests, written from the protocol's .proto
-// files (opentelemetry-proto: collector/trace/v1, trace/v1, common/v1, resource/v1), for
-// the tests' collectors. It gives the same shape as OTLP/JSON: ids in hex, 64-bit
-// integers as decimal strings, kinds and status codes as numbers.
+// OTLP/protobuf trace export requests, decoded by protobufjs for the tests' collectors,
+// into the shape OTLP/JSON gives: ids in hex, 64-bit integers as decimal strings, kinds
+// and status codes as numbers. The schema is the part of opentelemetry-proto's
+// collector/trace/v1, trace/v1, common/v1 and resource/v1 that traces use, field numbers
+// as published (no npm package ships the .proto files).
+import http from 'node:http';
+import protobuf from 'protobufjs';
 
-type Fields = Map<number, Array<number | bigint | Buffer>>;
+const SCHEMA = `
+syntax = "proto3";
+package otlp;
 
-function readVarint(bytes: Buffer, at: { pos: number }): bigint {
-  let value = 0n;
-  let shift = 0n;
-  for (;;) {
-    const byte = bytes[at.pos++];
-    if (byte === undefined) throw new Error('protobuf: truncated varint');
-    value |= BigInt(byte & 0x7f) << shift;
-    if (byte < 0x80) return value;
-    shift += 7n;
+message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
+message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; string schema_url = 3; }
+message Resource { repeated KeyValue attributes = 1; uint32 dropped_attributes_count = 2; }
+message ScopeSpans { InstrumentationScope scope = 1; repeated Span spans = 2; string schema_url = 3; }
+message InstrumentationScope { string name = 1; string version = 2; repeated KeyValue attributes = 3; uint32 dropped_attributes_count = 4; }
+message Span {
+  bytes trace_id = 1;
+  bytes span_id = 2;
+  string trace_state = 3;
+  bytes parent_span_id = 4;
+  fixed32 flags = 16;
+  string name = 5;
+  int32 kind = 6;
+  fixed64 start_time_unix_nano = 7;
+  fixed64 end_time_unix_nano = 8;
+  repeated KeyValue attributes = 9;
+  uint32 dropped_attributes_count = 10;
+  repeated Event events = 11;
+  uint32 dropped_events_count = 12;
+  repeated Link links = 13;
+  uint32 dropped_links_count = 14;
+  Status status = 15;
+}
+message Event { fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3; uint32 dropped_attributes_count = 4; }
+message Link { bytes trace_id = 1; bytes span_id = 2; string trace_state = 3; repeated KeyValue attributes = 4; uint32 dropped_attributes_count = 5; fixed32 flags = 6; }
+message Status { string message = 2; int32 code = 3; }
+message KeyValue { string key = 1; AnyValue value = 2; }
+message AnyValue {
+  oneof value {
+    string string_value = 1;
+    bool bool_value = 2;
+    int64 int_value = 3;
+    double double_value = 4;
+    ArrayValue array_value = 5;
+    KeyValueList kvlist_value = 6;
+    bytes bytes_value = 7;
   }
 }
+message ArrayValue { repeated AnyValue values = 1; }
+message KeyValueList { repeated KeyValue values = 1; }
+`;
 
-/** A message's fields by number, in order: varints and fixed64 as bigint, fixed32 as number, the rest as bytes. */
-export function fields(bytes: Buffer): Fields {
-  const out: Fields = new Map();
-  const at = { pos: 0 };
-  while (at.pos < bytes.length) {
-    const key = Number(readVarint(bytes, at));
-    const field = key >>> 3;
-    const wire = key & 7;
-    let value: number | bigint | Buffer;
-    if (wire === 0) value = readVarint(bytes, at);
-    else if (wire === 1) {
-      value = bytes.readBigUInt64LE(at.pos);
-      at.pos += 8;
-    } else if (wire === 2) {
-      const length = Number(readVarint(bytes, at));
-      if (at.pos + length > bytes.length) throw new Error('protobuf: truncated field');
-      value = bytes.subarray(at.pos, at.pos + length);
-      at.pos += length;
-    } else if (wire === 5) {
-      value = bytes.readUInt32LE(at.pos);
-      at.pos += 4;
-    } else throw new Error(`protobuf: wire type ${wire}`);
-    const list = out.get(field) ?? [];
-    list.push(value);
-    out.set(field, list);
-  }
-  return out;
-}
-
-const all = (f: Fields, n: number) => (f.get(n) ?? []) as Buffer[];
-const one = (f: Fields, n: number) => f.get(n)?.[0];
-const text = (f: Fields, n: number) => (one(f, n) as Buffer | undefined)?.toString('utf8');
-const hex = (f: Fields, n: number) => (one(f, n) as Buffer | undefined)?.toString('hex');
-const int64 = (v: bigint) => BigInt.asIntN(64, v).toString();
+const Request = protobuf.parse(SCHEMA, { keepCase: false }).root.lookupType('otlp.ExportTraceServiceRequest');
 
 export type AnyValue = {
   stringValue?: string;
@@ -62,23 +64,6 @@ export type AnyValue = {
   bytesValue?: string;
 };
 export type KeyValue = { key: string; value: AnyValue };
-
-function anyValue(bytes: Buffer): AnyValue {
-  const f = fields(bytes);
-  if (f.has(1)) return { stringValue: text(f, 1)! };
-  if (f.has(2)) return { boolValue: one(f, 2) === 1n };
-  if (f.has(3)) return { intValue: int64(one(f, 3) as bigint) };
-  if (f.has(4)) return { doubleValue: Buffer.from(new BigUint64Array([one(f, 4) as bigint]).buffer).readDoubleLE(0) };
-  if (f.has(5)) return { arrayValue: { values: all(fields(one(f, 5) as Buffer), 1).map(anyValue) } };
-  if (f.has(6)) return { kvlistValue: { values: all(fields(one(f, 6) as Buffer), 1).map(keyValue) } };
-  if (f.has(7)) return { bytesValue: (one(f, 7) as Buffer).toString('base64') };
-  return {};
-}
-
-function keyValue(bytes: Buffer): KeyValue {
-  const f = fields(bytes);
-  return { key: text(f, 1)!, value: f.has(2) ? anyValue(one(f, 2) as Buffer) : {} };
-}
 
 export interface DecodedSpan {
   traceId: string;
@@ -97,42 +82,6 @@ export interface DecodedSpan {
   flags?: number;
 }
 
-function span(bytes: Buffer): DecodedSpan {
-  const f = fields(bytes);
-  const status = f.has(15) ? fields(one(f, 15) as Buffer) : new Map();
-  return {
-    traceId: hex(f, 1)!,
-    spanId: hex(f, 2)!,
-    ...(f.has(3) ? { traceState: text(f, 3)! } : {}),
-    ...(f.has(4) ? { parentSpanId: hex(f, 4)! } : {}),
-    name: text(f, 5)!,
-    kind: Number(one(f, 6) ?? 0n),
-    startTimeUnixNano: String(one(f, 7)),
-    endTimeUnixNano: String(one(f, 8)),
-    attributes: all(f, 9).map(keyValue),
-    droppedAttributesCount: Number(one(f, 10) ?? 0n),
-    events: all(f, 11).map((b) => {
-      const e = fields(b);
-      return { timeUnixNano: String(one(e, 1)), name: text(e, 2)!, attributes: all(e, 3).map(keyValue) };
-    }),
-    links: all(f, 13).map((b) => {
-      const l = fields(b);
-      return {
-        traceId: hex(l, 1)!,
-        spanId: hex(l, 2)!,
-        ...(l.has(3) ? { traceState: text(l, 3)! } : {}),
-        attributes: all(l, 4).map(keyValue),
-        ...(l.has(6) ? { flags: one(l, 6) as number } : {}),
-      };
-    }),
-    status: {
-      ...(status.has(3) ? { code: Number(status.get(3)![0]) } : {}),
-      ...(status.has(2) ? { message: (status.get(2)![0] as Buffer).toString('utf8') } : {}),
-    },
-    ...(f.has(16) ? { flags: one(f, 16) as number } : {}),
-  };
-}
-
 export interface DecodedRequest {
   resourceSpans: Array<{
     resource: { attributes: KeyValue[] };
@@ -140,23 +89,117 @@ export interface DecodedRequest {
   }>;
 }
 
+// protobufjs's plain object: bytes as base64 (turned into hex below), 64-bit integers as
+// strings, fields left at their default absent, and the oneof's field only.
+type Plain = Record<string, unknown>;
+const hex = (base64: unknown) =>
+  typeof base64 === 'string' && base64 !== '' ? Buffer.from(base64, 'base64').toString('hex') : undefined;
+const list = (value: unknown) => (Array.isArray(value) ? (value as Plain[]) : []);
+
+function anyValue(v: Plain | undefined): AnyValue {
+  if (!v) return {};
+  if (v.stringValue !== undefined) return { stringValue: v.stringValue as string };
+  if (v.boolValue !== undefined) return { boolValue: v.boolValue as boolean };
+  if (v.intValue !== undefined) return { intValue: String(v.intValue) };
+  if (v.doubleValue !== undefined) return { doubleValue: v.doubleValue as number };
+  if (v.arrayValue !== undefined) return { arrayValue: { values: list((v.arrayValue as Plain).values).map(anyValue) } };
+  if (v.kvlistValue !== undefined) return { kvlistValue: { values: list((v.kvlistValue as Plain).values).map(keyValue) } };
+  if (v.bytesValue !== undefined) return { bytesValue: v.bytesValue as string };
+  return {};
+}
+
+const keyValue = (kv: Plain): KeyValue => ({ key: kv.key as string, value: anyValue(kv.value as Plain | undefined) });
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  value === undefined || value === '' ? {} : { [key]: value };
+
+function span(s: Plain): DecodedSpan {
+  const status = (s.status ?? {}) as Plain;
+  return {
+    traceId: hex(s.traceId)!,
+    spanId: hex(s.spanId)!,
+    ...optional('traceState', s.traceState as string | undefined),
+    ...optional('parentSpanId', hex(s.parentSpanId)),
+    name: (s.name as string | undefined) ?? '',
+    kind: (s.kind as number | undefined) ?? 0,
+    startTimeUnixNano: String(s.startTimeUnixNano ?? '0'),
+    endTimeUnixNano: String(s.endTimeUnixNano ?? '0'),
+    attributes: list(s.attributes).map(keyValue),
+    droppedAttributesCount: (s.droppedAttributesCount as number | undefined) ?? 0,
+    events: list(s.events).map((e) => ({
+      timeUnixNano: String(e.timeUnixNano ?? '0'),
+      name: (e.name as string | undefined) ?? '',
+      attributes: list(e.attributes).map(keyValue),
+    })),
+    links: list(s.links).map((l) => ({
+      traceId: hex(l.traceId)!,
+      spanId: hex(l.spanId)!,
+      ...optional('traceState', l.traceState as string | undefined),
+      attributes: list(l.attributes).map(keyValue),
+      ...optional('flags', l.flags as number | undefined),
+    })),
+    status: {
+      ...optional('code', status.code as number | undefined),
+      ...optional('message', status.message as string | undefined),
+    },
+    ...optional('flags', s.flags as number | undefined),
+  };
+}
+
 /** An ExportTraceServiceRequest, as OTLP/JSON would spell it. */
 export function decodeTraceRequest(bytes: Buffer): DecodedRequest {
+  const plain = Request.toObject(Request.decode(bytes), { longs: String, bytes: String, oneofs: false }) as Plain;
   return {
-    resourceSpans: all(fields(bytes), 1).map((rsBytes) => {
-      const rs = fields(rsBytes);
-      const resource = rs.has(1) ? fields(one(rs, 1) as Buffer) : new Map();
-      return {
-        resource: { attributes: all(resource, 1).map(keyValue) },
-        scopeSpans: all(rs, 2).map((ssBytes) => {
-          const ss = fields(ssBytes);
-          const scope = ss.has(1) ? fields(one(ss, 1) as Buffer) : new Map();
-          return {
-            scope: { name: text(scope, 1) ?? '', ...(scope.has(2) ? { version: text(scope, 2)! } : {}) },
-            spans: all(ss, 2).map(span),
-          };
-        }),
-      };
-    }),
+    resourceSpans: list(plain.resourceSpans).map((rs) => ({
+      resource: { attributes: list((rs.resource as Plain | undefined)?.attributes).map(keyValue) },
+      scopeSpans: list(rs.scopeSpans).map((ss) => {
+        const scope = (ss.scope ?? {}) as Plain;
+        return {
+          scope: { name: (scope.name as string | undefined) ?? '', ...optional('version', scope.version as string | undefined) },
+          spans: list(ss.spans).map(span),
+        };
+      }),
+    })),
+  };
+}
+
+export interface OtlpCollector {
+  /** The base to give as OTEL_EXPORTER_OTLP_ENDPOINT. */
+  url: string;
+  /** Every span received, protobuf or JSON, in arrival order. */
+  spans: DecodedSpan[];
+  contentTypes: Set<string>;
+  close(): Promise<void>;
+}
+
+/** A local OTLP/HTTP collector for traces: keeps what it receives and answers 200. */
+export async function startOtlpCollector(): Promise<OtlpCollector> {
+  const spans: DecodedSpan[] = [];
+  const contentTypes = new Set<string>();
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const contentType = String(request.headers['content-type']);
+      contentTypes.add(contentType);
+      const parsed =
+        contentType === 'application/x-protobuf'
+          ? decodeTraceRequest(body)
+          : (JSON.parse(body.toString('utf8')) as DecodedRequest);
+      for (const rs of parsed.resourceSpans) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    spans,
+    contentTypes,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -1,42 +1,24 @@
 // inStoredTrace's span ends with its work, whatever way the work ends: a value, a rejected
 // promise or a synchronous throw, each with the error passed on as it was. Over the real
 // exporter (tracing.ts with an OTLP/protobuf endpoint) to a local collector.
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.ts';
+import { createLogger } from '../../src/observability/logger.ts';
 import { inStoredTrace, startTracing } from '../../src/observability/tracing.ts';
-import { decodeTraceRequest, type DecodedSpan } from '../helpers/otlp.ts';
+import { startOtlpCollector, type OtlpCollector } from '../helpers/otlp.ts';
 
-const spans: DecodedSpan[] = [];
-let server: http.Server;
+let collector: OtlpCollector;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      for (const rs of decodeTraceRequest(Buffer.concat(chunks)).resourceSpans)
-        for (const ss of rs.scopeSpans) spans.push(...ss.spans);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  stop = await startTracing(
-    {
-      endpoint: `http://127.0.0.1:${port}/v1/traces`,
-      protocol: 'http/protobuf',
-      sampler: { name: 'parentbased_always_on', ratio: 1 },
-      serviceName: 'consigna-test',
-      batch: { scheduleDelayMs: 60_000, maxQueueSize: 2048, maxExportBatchSize: 512, exportTimeoutMs: 5000 },
-    },
-    {},
-  );
+  collector = await startOtlpCollector();
+  const config = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '60000' }, '/srv');
+  stop = await startTracing(config.tracing!, {}, createLogger('silent'));
 });
 
 afterAll(async () => {
   await stop?.();
-  await new Promise((resolve) => server.close(resolve));
+  await collector?.close();
 });
 
 describe('inStoredTrace', () => {
@@ -71,6 +53,7 @@ describe('inStoredTrace', () => {
     expect(outcomes[5]).toBeInstanceOf(TypeError);
 
     await stop();
+    const { spans } = collector;
     const byName = new Map(spans.map((s) => [s.name, s]));
     for (const current of [true, false]) {
       const ok = byName.get(`ok ${current}`)!;
