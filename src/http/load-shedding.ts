@@ -10,11 +10,10 @@
 // What is shed is counted (consigna_http_shed_total) and alerted on (ops/alerts).
 import v8 from 'node:v8';
 import underPressure from '@fastify/under-pressure';
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Context } from '../context.ts';
 import { overloaded } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { App } from './fastify.ts';
 import { ErrorBody, RETRY_AFTER_HEADER } from './schemas.ts';
 
 declare module 'fastify' {
@@ -69,7 +68,7 @@ const WAITING = 64;
 const SAMPLE_MS = 1000;
 
 /** Adds the plugin and the turns to the server (they load with it, as every plugin does). */
-export function registerLoadShedding(app: App, ctx: Pick<Context, 'config'>, metrics: Metrics): void {
+export function registerLoadShedding(app: FastifyInstance, ctx: Pick<Context, 'config'>, metrics: Metrics): void {
   const { shedEventLoopDelayMs, shedHeapRatio, heavyConcurrency } = ctx.config.limits;
   const turns = new Turns(heavyConcurrency, WAITING);
   void app.register(underPressure, {

@@ -18,6 +18,7 @@ contratação (\`POST /v1/links\`), envia a URL ao cliente e acompanha a propost
 - Datas em ISO 8601 UTC com milissegundos. Campos opcionais sem valor são omitidos.
 - Respostas com segredo ou URL de cliente trazem \`Cache-Control: no-store\` (todas as respostas \`/v1\` trazem).
 - Banco indisponível em qualquer endpoint: 503 \`db_unavailable\` com \`Retry-After\`.
+- Receptor de testes e sua página sob carga alta: 503 \`servico_sobrecarregado\` com \`Retry-After\` (o serviço protege os demais canais).
 - Rota desconhecida: 404 \`nao_encontrado\`. Erro inesperado: 500 \`erro_interno\` (sem detalhes internos).
 `.trim();
 

@@ -79,6 +79,32 @@ const nasty = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
 );
 
+/**
+ * Instants as date parameters: valid ones, and what the date-time format admits but a
+ * Date or the database cannot hold (a leap second, year 0, the end of year 9999, the
+ * widest offsets, more fraction digits than anyone keeps), and near misses.
+ */
+const instants = fc.oneof(
+  fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+  fc.constantFrom(
+    '2026-12-31T23:59:60Z',
+    '2026-06-30T23:59:60.999Z',
+    '2026-11-22T14:00:60-03:00',
+    '0000-01-01T00:00:00Z',
+    '9999-12-31T23:59:59.999999999Z',
+    '2026-11-22T14:00:00+23:59',
+    '2026-11-22T14:00:00-23:59',
+    '2026-02-29T00:00:00Z',
+    '2028-02-29T00:00:00Z',
+    '2026-11-22T24:00:00Z',
+    '2026-11-22T14:00:00.123456789012345678901234567890Z',
+    '2026-11-22 14:00:00Z',
+    '2026-11-22t14:00:00z',
+    '+002026-11-22T14:00:00Z',
+    '2026-11-22',
+  ),
+);
+
 /** A value that fits the schema (or, with `wild`, anything at all). */
 function valueFor(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
   if (!schema || depth > 4) return fc.jsonValue({ maxDepth: 2 });
@@ -89,6 +115,7 @@ function valueFor(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> 
   switch (type) {
     case 'string':
       if (schema.format === 'uuid') return fc.uuid();
+      if (schema.format === 'date-time') return fc.oneof(instants, nasty);
       if (schema.format === 'uri') return fc.webUrl();
       return fc.oneof(
         fc.constantFrom('12345678909', '11987654321', 'https://hooks.example.com/x', 'proposta.criada', 'pedido-000001'),
@@ -97,7 +124,7 @@ function valueFor(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> 
     case 'integer':
       return fc.oneof(
         fc.integer({ min: schema.minimum ?? -10, max: schema.maximum ?? 1000 }),
-        fc.constantFrom(0, -1, 2 ** 31, 101, 200, 500),
+        fc.constantFrom(0, -1, 2 ** 31 - 1, 2 ** 31, 2 ** 53, -(2 ** 53), 1e20, 101, 200, 500),
       );
     case 'number':
       return fc.double();

@@ -42,7 +42,7 @@ describe('ops/: alert rules and dashboard', () => {
   it.skipIf(!promtool && !required)('promtool checks the rules and passes their unit tests', async () => {
     if (!promtool) throw new Error('promtool is required under CI (apt-get install prometheus)');
     const check = await run(promtool, ['check', 'rules', 'consigna-alerts.yml'], { cwd: RULES });
-    expect(check.stdout).toContain('SUCCESS: 8 rules found');
+    expect(check.stdout).toContain('SUCCESS: 9 rules found');
     const tested = await run(promtool, ['test', 'rules', 'consigna-alerts.test.yml'], { cwd: RULES });
     expect(tested.stdout).toContain('SUCCESS');
   });
@@ -54,7 +54,7 @@ describe('ops/: alert rules and dashboard', () => {
 
     const rules = fs.readFileSync(path.join(RULES, 'consigna-alerts.yml'), 'utf8');
     const ruleExprs = [...rules.matchAll(/expr: (\|\n(?:\s{10}.*\n)+|.*)/g)].map((m) => m[1]!);
-    expect(ruleExprs.length).toBe(8);
+    expect(ruleExprs.length).toBe(9);
     const dashboard = JSON.parse(fs.readFileSync(path.join(OPS, 'grafana', 'consigna-dashboard.json'), 'utf8')) as {
       panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
       templating: { list: Array<{ query?: string }> };

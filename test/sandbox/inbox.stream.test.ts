@@ -3,6 +3,7 @@
 // after Last-Event-ID or `desde`, the documented errors, the cap on open streams, and a
 // server that closes without waiting for its open streams.
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -145,6 +146,32 @@ describe('inbox event stream', () => {
     expect(badHeader.json()).toMatchObject({ code: 'requisicao_invalida', message: expect.stringContaining('Last-Event-ID') });
     const badQuery = await service.inject({ method: 'GET', url: `${path}/eventos/fluxo?desde=-1` });
     expect(badQuery.statusCode).toBe(400);
+    // Positions no record can have: past the integer ids, or past the newest id ever issued.
+    for (const [name, value] of [
+      ['desde', '2147483648'],
+      ['desde', '99999999999999999999'],
+      ['last-event-id', '2147483648'],
+      ['last-event-id', '99999999999'],
+    ]) {
+      const r =
+        name === 'desde'
+          ? await service.inject({ method: 'GET', url: `${path}/eventos/fluxo?desde=${value}` })
+          : await service.inject({ method: 'GET', url: `${path}/eventos/fluxo`, headers: { 'last-event-id': value } });
+      expect(r.statusCode, `${name}=${value}`).toBe(400);
+      expect(r.json().code).toBe('requisicao_invalida');
+    }
+    const newest = await service.ctx.database.db
+      .selectFrom('inbox_events')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
+    const ahead = Number(newest?.id ?? 0) + 1000;
+    for (const r of [
+      await service.inject({ method: 'GET', url: `${path}/eventos/fluxo?desde=${ahead}` }),
+      await service.inject({ method: 'GET', url: `${path}/eventos/fluxo`, headers: { 'last-event-id': String(ahead) } }),
+    ]) {
+      expect(r.statusCode).toBe(400);
+      expect(r.json().message).toMatch(/último registro emitido/);
+    }
 
     const streams = Array.from({ length: MAX_STREAMS_PER_INBOX }, () => openStream(`${path}/eventos/fluxo`));
     for (const s of streams) expect((await s.response).status).toBe(200);
@@ -152,6 +179,31 @@ describe('inbox event stream', () => {
     const over = await service.inject({ method: 'GET', url: `${path}/eventos/fluxo` });
     expect(over.statusCode).toBe(429);
     expect(over.headers['retry-after']).toBeDefined();
+  });
+
+  it('takes the cap atomically: of many streams opened at once, exactly the cap is accepted', async () => {
+    const { path } = await channelWithInbox(service);
+    const streams = Array.from({ length: 40 }, () => openStream(`${path}/eventos/fluxo`));
+    const statuses = await Promise.all(streams.map(async (s) => (await s.response).status));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(MAX_STREAMS_PER_INBOX);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40 - MAX_STREAMS_PER_INBOX);
+  });
+
+  it('does not hold the other streams of the inbox back for a client that does not read', async () => {
+    const { token, path } = await channelWithInbox(service);
+    // A raw socket that reads the answer's head, then nothing.
+    const { hostname, port } = new URL(service.baseUrl);
+    const socket = net.connect(Number(port), hostname);
+    socket.write(`GET ${path}/eventos/fluxo HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await new Promise((resolve) => socket.once('data', resolve));
+    socket.pause();
+    const reader = openStream(`${path}/eventos/fluxo`);
+    await waitFor(() => reader.messages.length >= 1, { what: 'pronto' });
+    const body = JSON.stringify({ pad: 'x'.repeat(60_000) });
+    for (let n = 0; n < 45; n++) expect((await postToInbox(service, token, body)).statusCode).toBe(200);
+    // The reading stream gets every event, whatever the other one does not take.
+    await waitFor(() => events(reader.messages).length === 45, { timeoutMs: 20_000, what: 'every event on the reading stream' });
+    socket.destroy();
   });
 
   it('a service closing with open streams ends them instead of waiting', async () => {

@@ -288,6 +288,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/sandbox/receptor/{token}/eventos/{id}/corpo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Obter o corpo exato de um evento recebido
+     * @description Sem Bearer. Os bytes exatos que chegaram (até 64 KB), como `text/plain; charset=utf-8`, para ler ou copiar o corpo inteiro: a página de visualização mostra só uma prévia de cada corpo.
+     */
+    get: operations['obterCorpoEventoReceptor'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/sandbox/receptor/{token}/eventos/fluxo': {
     parameters: {
       query?: never;
@@ -297,7 +317,7 @@ export interface paths {
     };
     /**
      * Receber os eventos do receptor à medida que chegam (Server-Sent Events)
-     * @description Sem Bearer. `text/event-stream`: primeiro um evento `pronto` (`data: {"ultimoId": N}`, `id: N`), depois um evento `evento` por registro recebido (`id` = id do registro; `data` = o registro como em `GET …/eventos`, mais `corpoBase64`: os bytes exatos que chegaram), e um comentário `: ping` a cada 15 s. Sem `Last-Event-ID` nem `desde`, só o que chegar depois da conexão; com eles, antes tudo o que o receptor ainda guarda (os 50 mais recentes) depois desse id. O EventSource do navegador reconecta sozinho com `Last-Event-ID`; o comando `listen` do SDK usa este fluxo. No máximo 10 fluxos abertos por receptor.
+     * @description Sem Bearer. `text/event-stream`: primeiro um evento `pronto` (`data: {"ultimoId": N}`, `id: N`), depois um evento `evento` por registro recebido (`id` = id do registro; `data` = o registro como em `GET …/eventos`, mais `corpoBase64`: os bytes exatos que chegaram), e um comentário `: ping` a cada 15 s. Sem `Last-Event-ID` nem `desde`, só o que chegar depois da conexão; com eles, antes tudo o que o receptor ainda guarda (os 50 mais recentes) depois desse id. O EventSource do navegador reconecta sozinho com `Last-Event-ID`; o comando `listen` do SDK usa este fluxo. No máximo 10 fluxos abertos por receptor em cada processo do serviço. O serviço só escreve enquanto o cliente lê: um cliente que não lê nada por 15 s com eventos esperando é desconectado e retoma com `Last-Event-ID`, sem perder eventos.
      */
     get: operations['acompanharEventosReceptor'];
     put?: never;
@@ -4244,6 +4264,36 @@ export interface operations {
           };
         };
       };
+      /** @description Serviço sobrecarregado (ou banco indisponível) no momento; repita depois de `Retry-After`. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "servico_sobrecarregado",
+           *       "message": "Serviço sobrecarregado no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'servico_sobrecarregado' | 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
     };
   };
   listarEventosReceptor: {
@@ -4406,6 +4456,36 @@ export interface operations {
           };
         };
       };
+      /** @description Serviço sobrecarregado (ou banco indisponível) no momento; repita depois de `Retry-After`. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "servico_sobrecarregado",
+           *       "message": "Serviço sobrecarregado no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'servico_sobrecarregado' | 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
     };
   };
   apagarEventosReceptorPorToken: {
@@ -4544,10 +4624,178 @@ export interface operations {
       };
     };
   };
+  obterCorpoEventoReceptor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id do registro recebido. */
+        id: number;
+        /** @description Token do receptor (prefixo `sbx_`). */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description O corpo como chegou. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Receptor ou registro não encontrado (o receptor guarda só os 50 mais recentes). */
+      404: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "nao_encontrado",
+           *       "message": "Recurso não encontrado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do token excedido (ou, para tokens inexistentes, do IP de origem). */
+      429: {
+        headers: {
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Serviço sobrecarregado (ou banco indisponível) no momento; repita depois de `Retry-After`. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "servico_sobrecarregado",
+           *       "message": "Serviço sobrecarregado no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'servico_sobrecarregado' | 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
   acompanharEventosReceptor: {
     parameters: {
       query?: {
-        /** @description Id do último registro já visto (o cabeçalho `Last-Event-ID` prevalece). */
+        /** @description Id do último registro já visto (o cabeçalho `Last-Event-ID` prevalece). Não pode passar do último id já emitido. */
         desde?: number;
       };
       header?: {
@@ -4571,7 +4819,7 @@ export interface operations {
           'text/event-stream': string;
         };
       };
-      /** @description `desde` ou `Last-Event-ID` que não é um id de registro. */
+      /** @description `desde` ou `Last-Event-ID` que não é um id de registro (não numérico, ou além do último id já emitido). */
       400: {
         headers: {
           /** @description Identificador da requisição; repetido como `requestId` nos erros. */
@@ -4676,6 +4924,36 @@ export interface operations {
              * @enum {string}
              */
             code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description O processo já mantém o máximo de fluxos abertos, ou está sobrecarregado; repita depois de `Retry-After`. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "servico_sobrecarregado",
+           *       "message": "Serviço sobrecarregado no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'servico_sobrecarregado' | 'db_unavailable';
             /** @description Mensagem em pt-BR. */
             message: string;
             /** @description Igual ao cabeçalho X-Request-Id. */
