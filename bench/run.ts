@@ -51,6 +51,7 @@ const USAGE = `Usage: npm run bench -- [options]
                         --only listen-latency: webhooks through the SDK's listen command
                         --only pages: the hosted pages' weight and LCP in Chromium
                         --only tracing: OpenTelemetry tracing on vs off (PostgreSQL only)
+                        --only attacker: another channel's ping beside one inbox token's attacks
   --duration SECONDS    measured seconds per run (default 10); each case has two runs,
                         closed loop then a fixed rate of 50% of its req/s
   --warmup SECONDS      unmeasured load before each measurement (default 2; 0 skips)

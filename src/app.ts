@@ -18,6 +18,7 @@ import { registerEventRoutes } from './events/events.routes.ts';
 import { registerBrandRoutes } from './brand/brand.routes.ts';
 import { registerWebhookRoutes } from './webhooks/webhooks.routes.ts';
 import { registerInboxRoutes } from './sandbox/inbox.routes.ts';
+import { refuseExhaustedInboxTokens } from './sandbox/inbox-guard.ts';
 import { registerInboxStreamRoutes } from './sandbox/inbox-stream.routes.ts';
 import { registerViewerRoutes } from './sandbox/viewer.routes.ts';
 import { viewerAssets } from './sandbox/views/assets.ts';
@@ -40,6 +41,7 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerWebhookRoutes(app, ctx);
   registerBrandRoutes(app, ctx);
   if (ctx.config.ambiente === 'SANDBOX') {
+    refuseExhaustedInboxTokens(app, ctx, limiter);
     registerInboxRoutes(app, ctx, limiter);
     registerInboxStreamRoutes(app, ctx, limiter);
     registerViewerRoutes(app, ctx, limiter);

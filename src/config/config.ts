@@ -205,8 +205,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       streams: read.int('CONSIGNA_MAX_STREAMS', 200, { min: 1, max: 100_000 }),
       shedEventLoopDelayMs: read.int('CONSIGNA_SHED_EVENT_LOOP_DELAY_MS', 100, { min: 0, max: 60_000 }),
       shedHeapRatio: read.ratio('CONSIGNA_SHED_HEAP_RATIO', 0.8),
-      // The embedded database is one connection that every request shares: one at a time.
-      heavyConcurrency: read.int('CONSIGNA_HEAVY_CONCURRENCY', databaseUrl ? 4 : 1, { min: 1, max: 1000 }),
+      // One at a time: the embedded database is one connection every request shares, and
+      // on PostgreSQL more at once bought the sandbox nothing but a slower API beside it
+      // (bench "attacker").
+      heavyConcurrency: read.int('CONSIGNA_HEAVY_CONCURRENCY', 1, { min: 1, max: 1000 }),
     },
     metrics: {
       ...optional('listen', read.listenAddress('CONSIGNA_METRICS_LISTEN')),

@@ -126,5 +126,6 @@ export function pageTextFor(error: AppError, requestId: string): { title: string
     return { title: 'Algo deu errado', text: `Tente novamente. Se o problema continuar, informe o código ${requestId}.` };
   }
   if (error.status === 413) return { title: 'Dados grandes demais', text: 'Volte, confira os dados e tente novamente.' };
+  if (error.status === 429) return { title: 'Muitas requisições', text: 'Aguarde alguns segundos e tente novamente.' };
   return { title: 'Requisição inválida', text: 'Volte e tente novamente.' };
 }

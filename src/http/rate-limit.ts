@@ -59,6 +59,20 @@ export class RateLimiter {
     return { allowed: true, limit: limit.max, remaining: limit.max - used - 1, reset };
   }
 
+  /**
+   * The refusal `hit` would give, without counting: for a key already past its limit in
+   * this window, so that a flood of refused requests costs no work beyond this check.
+   */
+  refusal(key: string, limit: RateLimit): Decision | undefined {
+    if (limit.max === 0) return undefined;
+    const counter = this.counters.get(key);
+    const nowMs = this.deps.clock.now().getTime();
+    if (!counter || counter.window !== Math.floor(nowMs / counter.windowMs)) return undefined;
+    if (counter.shared + counter.sending + counter.local < limit.max) return undefined;
+    const reset = Math.max(1, Math.ceil(((counter.window + 1) * counter.windowMs - nowMs) / 1000));
+    return { allowed: false, limit: limit.max, remaining: 0, reset };
+  }
+
   private scheduleSync(): void {
     if (this.timer) return;
     this.timer = setTimeout(() => {

@@ -140,7 +140,7 @@ export function registerInboxStreamRoutes(app: App, ctx: Context, limiter: RateL
         if (!response.writableNeedDrain) response.write(': ping\n\n');
       }, HEARTBEAT_MS);
       heartbeat.unref();
-      const send = (message: string): SendResult => {
+      const send = (message: Buffer): SendResult => {
         if (response.destroyed || response.writableEnded) return 'gone';
         if (response.write(message)) return 'sent';
         stalled ??= setTimeout(() => response.destroy(), STALL_MS).unref();

@@ -13,6 +13,7 @@
 // event is read and serialized once per process, however many streams send it (a
 // bounded cache of messages by id: stored events never change). Slots are taken
 // synchronously (`reserve`), so the caps hold under any concurrency.
+import { LRUCache } from 'lru-cache';
 import type { Context } from '../context.ts';
 import { INBOX_NOTIFY_CHANNEL, inboxEventById, inboxEventIdsAfter } from './inbox.repository.ts';
 import { rawBase64Of, toReceivedEvent, type ReceivedEvent } from './inbox.service.ts';
@@ -33,49 +34,13 @@ export interface StreamedEvent extends ReceivedEvent {
 export type SendResult = 'sent' | 'full' | 'gone';
 
 export interface InboxStreamSink {
-  /** Writes one event, already serialized as a Server-Sent Events message. */
-  send(message: string): SendResult;
+  /** Writes one event, already serialized as a Server-Sent Events message (UTF-8, shared by every stream). */
+  send(message: Buffer): SendResult;
 }
 
-/** The Server-Sent Events message of a stored event. */
-export const eventMessage = (event: StreamedEvent): string =>
-  `id: ${event.id}\nevent: evento\ndata: ${JSON.stringify(event)}\n\n`;
-
-/** Messages by event id, oldest evicted first once past `maxBytes`; a pending read is shared. */
-class MessageCache {
-  readonly #maxBytes: number;
-  readonly #entries = new Map<number, Promise<string | undefined>>();
-  readonly #sizes = new Map<number, number>();
-  #bytes = 0;
-
-  constructor(maxBytes: number) {
-    this.#maxBytes = maxBytes;
-  }
-
-  get(id: number, load: () => Promise<string | undefined>): Promise<string | undefined> {
-    const cached = this.#entries.get(id);
-    if (cached) return cached;
-    const pending = load();
-    this.#entries.set(id, pending);
-    pending.then(
-      (message) => (message === undefined ? this.#entries.delete(id) : this.#account(id, message.length)),
-      () => this.#entries.delete(id),
-    );
-    return pending;
-  }
-
-  #account(id: number, size: number): void {
-    if (!this.#entries.has(id)) return;
-    this.#sizes.set(id, size);
-    this.#bytes += size;
-    for (const [oldest, bytes] of this.#sizes) {
-      if (this.#bytes <= this.#maxBytes) break;
-      this.#sizes.delete(oldest);
-      this.#entries.delete(oldest);
-      this.#bytes -= bytes;
-    }
-  }
-}
+/** The Server-Sent Events message of a stored event, encoded once for every stream that sends it. */
+export const eventMessage = (event: StreamedEvent): Buffer =>
+  Buffer.from(`id: ${event.id}\nevent: evento\ndata: ${JSON.stringify(event)}\n\n`, 'utf8');
 
 export interface StreamLimits {
   perInbox: number;
@@ -112,7 +77,15 @@ export class InboxStreams {
   readonly #deps: Deps;
   readonly #limits: StreamLimits;
   readonly #inboxes = new Map<string, Inbox>();
-  readonly #messages = new MessageCache(CACHE_BYTES);
+  // By event id; a read in progress is shared by the streams that ask for it meanwhile.
+  readonly #messages = new LRUCache<number, Buffer, string>({
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (message) => message.length,
+    fetchMethod: async (id, _stale, { context: inboxId }) => {
+      const row = await inboxEventById(this.#deps.database.db, inboxId, id);
+      return row && eventMessage({ ...toReceivedEvent(row), corpoBase64: rawBase64Of(row) });
+    },
+  });
   #total = 0;
   #unlisten: Promise<() => Promise<void>> | undefined;
   #closed = false;
@@ -197,11 +170,8 @@ export class InboxStreams {
     if (inbox.streams.size === 0) this.#inboxes.delete(inboxId);
   }
 
-  #message(inboxId: string, id: number): Promise<string | undefined> {
-    return this.#messages.get(id, async () => {
-      const row = await inboxEventById(this.#deps.database.db, inboxId, id);
-      return row && eventMessage({ ...toReceivedEvent(row), corpoBase64: rawBase64Of(row) });
-    });
+  #message(inboxId: string, id: number): Promise<Buffer | undefined> {
+    return this.#messages.fetch(id, { context: inboxId });
   }
 
   /**

@@ -77,28 +77,38 @@ export function newestInboxEvents(db: DB, inboxId: string, limit: number): Promi
     .execute();
 }
 
+/** Newest first, before `beforeId` when given: the ids of a page of the inbox's events. */
+export async function inboxEventIdsPage(db: DB, inboxId: string, page: { limit: number; beforeId?: number }): Promise<number[]> {
+  let query = db.selectFrom('inbox_events').select('id').where('inbox_id', '=', inboxId);
+  if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
+  const rows = await query.orderBy('id', 'desc').limit(page.limit).execute();
+  return rows.map((row) => row.id);
+}
+
 /**
- * Newest first, before `beforeId` when given: the records with the first `previewChars`
- * characters of each body. The database cuts the body, so a page costs the same whatever
- * the bodies hold.
+ * These events' records, with the first `previewChars` characters of each body. The
+ * database cuts the body, so the cost depends on the count, not on what the bodies hold.
  */
 export function inboxEventPreviews(
   db: DB,
   inboxId: string,
-  page: { limit: number; beforeId?: number; previewChars: number },
+  ids: number[],
+  previewChars: number,
 ): Promise<InboxEventPreviewRow[]> {
-  let query = db
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
     .selectFrom('inbox_events')
     .select([
       ...RECORD_COLUMNS,
-      sql<string>`substr(corpo, 1, ${page.previewChars})`.as('corpo_inicio'),
+      sql<string>`substr(corpo, 1, ${previewChars})`.as('corpo_inicio'),
       // Lengths in bytes: counting characters would read the whole body.
-      sql<boolean>`octet_length(corpo) = octet_length(substr(corpo, 1, ${page.previewChars}))`.as('corpo_inteiro'),
+      sql<boolean>`octet_length(corpo) = octet_length(substr(corpo, 1, ${previewChars}))`.as('corpo_inteiro'),
       sql<number>`coalesce(octet_length(corpo_bruto), octet_length(corpo))`.as('corpo_bytes'),
     ])
-    .where('inbox_id', '=', inboxId);
-  if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
-  return query.orderBy('id', 'desc').limit(page.limit).execute();
+    .where('inbox_id', '=', inboxId)
+    .where('id', 'in', ids)
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 /** The exact bytes one stored event arrived with (its text for rows kept before the bytes were). */

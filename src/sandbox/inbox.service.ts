@@ -12,6 +12,7 @@ import {
   findInboxByTokenHash,
   findInboxOfChannel,
   inboxEventBody,
+  inboxEventIdsPage,
   inboxEventPreviews,
   insertInboxIfMissing,
   newestInboxEvents,
@@ -119,7 +120,7 @@ export async function listReceived(deps: Deps, inbox: InboxRow): Promise<{ respo
 /** Events per page of the viewer. */
 export const VIEWER_PAGE_SIZE = 10;
 /** Characters of a body the viewer shows, formatted; the whole body is one link away. */
-export const PREVIEW_CHARS = 4000;
+export const PREVIEW_CHARS = 2000;
 
 /** One event as the viewer shows it: the record, and a bounded preview of its body. */
 export interface EventPreview extends Omit<ReceivedEvent, 'corpo' | 'corpoAviso'> {
@@ -133,24 +134,29 @@ export interface EventPreview extends Omit<ReceivedEvent, 'corpo' | 'corpoAviso'
 
 export interface PreviewPage {
   responderStatus: number;
-  eventos: EventPreview[];
+  /** The page's events, newest first. */
+  ids: number[];
   /** The `antes` of the next (older) page, when there is one. */
   maisAntigos?: number;
 }
 
-/** A page of the viewer, newest first: what it costs depends on the page size, not on the bodies. */
-export async function previewReceived(deps: Deps, inbox: InboxRow, beforeId?: number): Promise<PreviewPage> {
-  const rows = await inboxEventPreviews(deps.database.db, inbox.id, {
+/** A page of the viewer, newest first: its events' ids (their previews are `previewsOf`). */
+export async function viewerPageOf(deps: Deps, inbox: InboxRow, beforeId?: number): Promise<PreviewPage> {
+  const ids = await inboxEventIdsPage(deps.database.db, inbox.id, {
     limit: VIEWER_PAGE_SIZE + 1,
-    previewChars: PREVIEW_CHARS,
     ...(beforeId !== undefined ? { beforeId } : {}),
   });
-  const shown = rows.slice(0, VIEWER_PAGE_SIZE);
+  const shown = ids.slice(0, VIEWER_PAGE_SIZE);
   return {
     responderStatus: inbox.responder_status,
-    eventos: shown.map(toPreview),
-    ...(rows.length > VIEWER_PAGE_SIZE ? { maisAntigos: shown.at(-1)!.id } : {}),
+    ids: shown,
+    ...(ids.length > VIEWER_PAGE_SIZE ? { maisAntigos: shown.at(-1)! } : {}),
   };
+}
+
+/** These events as the viewer shows them (those the inbox no longer keeps are left out). */
+export async function previewsOf(deps: Deps, inbox: InboxRow, ids: number[]): Promise<EventPreview[]> {
+  return (await inboxEventPreviews(deps.database.db, inbox.id, ids, PREVIEW_CHARS)).map(toPreview);
 }
 
 function toPreview(r: InboxEventPreviewRow): EventPreview {

@@ -9,9 +9,11 @@ import { setPageHeaders } from '../http/security-headers.ts';
 import { sendPage } from '../http/page-encoding.ts';
 import { pageTextFor, reportError } from '../http/error-handler.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import { clearReceived, inboxUrlOf, previewReceived, setResponderStatus } from './inbox.service.ts';
+import { clearReceived, inboxUrlOf, previewsOf, setResponderStatus, viewerPageOf } from './inbox.service.ts';
 import { inboxOfRequest } from './inbox-guard.ts';
-import { viewerMessagePage, viewerPage, type Notice } from './views/viewer.ts';
+import { eventItem, viewerMessagePage, viewerPage, type Notice } from './views/viewer.ts';
+import { raw, type SafeHtml } from '../http/html.ts';
+import { LRUCache } from 'lru-cache';
 
 type Params = { token: string };
 
@@ -25,7 +27,12 @@ function pagePosition(value: string | undefined): number | undefined {
 }
 const NOTICES: readonly string[] = ['modo', 'limpo'] satisfies Notice[];
 
+/** Rendered events kept by id (a stored event never changes): a few hundred previews. */
+const RENDERED_BYTES = 4 * 1024 * 1024;
+
 export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimiter): void {
+  // The page is asked for again on every pushed event: each event is rendered once.
+  const rendered = new LRUCache<number, string>({ maxSize: RENDERED_BYTES, sizeCalculation: (item) => item.length });
   const inboxOf = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) =>
     inboxOfRequest(ctx, limiter, request, reply);
   const viewerPath = (token: string) => `/sandbox/receptor/${encodeURIComponent(token)}`;
@@ -78,9 +85,24 @@ export function registerViewerRoutes(app: App, ctx: Context, limiter: RateLimite
           const { token } = request.params;
           const inbox = await inboxOf(request, reply);
           const antes = pagePosition(request.query.antes);
-          const page = await previewReceived(ctx, inbox, antes);
+          const page = await viewerPageOf(ctx, inbox, antes);
+          for (const event of await previewsOf(
+            ctx,
+            inbox,
+            page.ids.filter((id) => !rendered.has(id)),
+          )) {
+            rendered.set(event.id, eventItem(token, event).value);
+          }
+          const items = page.ids.flatMap((id): SafeHtml[] => {
+            const item = rendered.get(id);
+            return item === undefined ? [] : [raw(item)];
+          });
           const notice = NOTICES.includes(request.query.aviso ?? '') ? (request.query.aviso as Notice) : undefined;
-          return sendPage(request, setPageHeaders(reply), viewerPage(token, page, inboxUrlOf(ctx, token), notice, antes).value);
+          return sendPage(
+            request,
+            setPageHeaders(reply),
+            viewerPage(token, { ...page, items }, inboxUrlOf(ctx, token), notice, antes).value,
+          );
         }),
     );
 

@@ -27,7 +27,8 @@ const sizeText = (bytes: number): string => (bytes < 1024 ? `${bytes} bytes` : `
 export const rawBodyPath = (token: string, id: number): string =>
   `/v1/sandbox/receptor/${encodeURIComponent(token)}/eventos/${id}/corpo`;
 
-function eventItem(token: string, event: EventPreview): SafeHtml {
+/** One event of the list. It never changes once stored, so the route keeps it rendered. */
+export function eventItem(token: string, event: EventPreview): SafeHtml {
   const ok = event.respondeuStatus >= 200 && event.respondeuStatus < 300;
   const partial = event.completa
     ? ''
@@ -69,9 +70,18 @@ ${body}
 </html>`;
 }
 
-/** `antes`: the page shows the events older than this id (an older page is not live). */
-export function viewerPage(token: string, page: PreviewPage, inboxUrl: string, notice?: Notice, antes?: number): SafeHtml {
-  const { responderStatus, eventos: events } = page;
+/**
+ * `items`: the page's events, rendered by eventItem. `antes`: the page shows the events
+ * older than this id (an older page is not live).
+ */
+export function viewerPage(
+  token: string,
+  page: Omit<PreviewPage, 'ids'> & { items: SafeHtml[] },
+  inboxUrl: string,
+  notice?: Notice,
+  antes?: number,
+): SafeHtml {
+  const { responderStatus, items } = page;
   const first = antes === undefined;
   const self = `/sandbox/receptor/${token}`;
   const noticeText =
@@ -102,7 +112,7 @@ export function viewerPage(token: string, page: PreviewPage, inboxUrl: string, n
       : html`Eventos mais antigos, horário de Brasília. <a href="${self}">Voltar aos mais recentes</a>.`
   }</p>
   <ol class="eventos" id="eventos" aria-label="Eventos recebidos, mais recentes primeiro">
-    ${events.length ? events.map((event) => eventItem(token, event)) : html`<li class="vazio">${first ? EMPTY_TEXT : 'Nenhum evento mais antigo.'}</li>`}
+    ${items.length ? items : html`<li class="vazio">${first ? EMPTY_TEXT : 'Nenhum evento mais antigo.'}</li>`}
   </ol>
   <nav class="paginas" id="paginas" aria-label="Páginas de eventos">${
     page.maisAntigos !== undefined ? html`<a href="${self}?antes=${page.maisAntigos}">Eventos mais antigos</a>` : ''
