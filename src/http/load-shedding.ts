@@ -58,8 +58,8 @@ export class Turns {
 
 /** Seconds a shed client is asked to wait. */
 export const SHED_RETRY_AFTER_SECONDS = 2;
-/** Expensive requests that may wait for their turn (each holds at most its 64 KB body meanwhile). */
-const WAITING = 64;
+/** Expensive requests that may wait for their turn: each holds at most its 64 KB body meanwhile (16 MB in all). */
+const WAITING = 256;
 /**
  * The window of each sample of the event-loop delay (its mean) and the heap. A second:
  * one long task (a cold path compiled on first use) is diluted among the window's other

@@ -5,6 +5,7 @@
 // refused, and another channel's calls and /healthz keep their latency.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAll, serveWithChannel, type ServedChannel } from '../helpers/processes.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
@@ -19,25 +20,55 @@ const P99_BOUND_MS = 100;
 /** Resident memory of a process, from /proc. */
 const rssOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
-/** Calls `request` one after another until stopped; the durations, in ms. */
-function sampleLatency(request: () => Promise<Response>) {
-  const durations: number[] = [];
-  const failures: string[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      const response = await request();
+// The other channel's calls, timed on a thread of their own: the attacker's requests,
+// made from this test's thread, must not delay the clock that measures them.
+const SAMPLER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const durations = [];
+const failures = [];
+let running = true;
+parentPort.on('message', () => (running = false));
+(async () => {
+  // Warm: a new thread's first calls (its connection, its compiled code) are not the service's.
+  for (let i = 0; i < 20; i++) await (await fetch(workerData.url, { headers: workerData.headers })).arrayBuffer();
+  parentPort.postMessage('ready');
+  while (running) {
+    const started = performance.now();
+    try {
+      const response = await fetch(workerData.url, { headers: workerData.headers });
       await response.arrayBuffer();
-      durations.push(performance.now() - started);
       if (response.status !== 200) failures.push(String(response.status));
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    } catch (error) {
+      failures.push(String(error));
     }
-  })();
+    durations.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  parentPort.postMessage({ durations, failures });
+})();
+`;
+
+/** Calls `url` one call at a time, 10 ms apart, until stopped; their p99 in ms. Resolves once warm. */
+async function sampleLatency(url: string, headers: Record<string, string> = {}) {
+  const worker = new Worker(SAMPLER, { eval: true, workerData: { url, headers } });
+  const messages: unknown[] = [];
+  let wake = () => {};
+  worker.on('message', (message) => {
+    messages.push(message);
+    wake();
+  });
+  const next = () =>
+    new Promise<unknown>((resolve, reject) => {
+      worker.once('error', reject);
+      const check = () => (messages.length > 0 ? resolve(messages.shift()) : (wake = check));
+      check();
+    });
+  await next();
   return {
     async stop() {
-      running = false;
-      await loop;
+      worker.postMessage('stop');
+      const { durations, failures } = (await next()) as { durations: number[]; failures: string[] };
+      await worker.terminate();
       const sorted = durations.toSorted((a, b) => a - b);
       return { count: sorted.length, p99: sorted[Math.ceil(sorted.length * 0.99) - 1] ?? Infinity, failures };
     },
@@ -122,8 +153,8 @@ describe('one inbox token against the shared process (real process)', () => {
       expect(statuses.match(/200/g), statuses).toHaveLength(MAX_STREAMS_PER_INBOX);
       expect(statuses.match(/429/g), statuses).toHaveLength(50 - MAX_STREAMS_PER_INBOX);
 
-      const pings = sampleLatency(ping);
-      const health = sampleLatency(() => fetch(`${base()}/healthz`));
+      const pings = await sampleLatency(`${base()}/v1/ping`, { authorization: victim });
+      const health = await sampleLatency(`${base()}/healthz`);
       const body = 'x'.repeat(BODY_BYTES - 2);
       for (let i = 0; i < 200; i += 4) {
         const answers = await Promise.all(
@@ -153,8 +184,8 @@ describe('one inbox token against the shared process (real process)', () => {
       const answers = await Promise.all([0, 1, 2, 3, 4].map((k) => post(wideBody(i + k))));
       for (const answer of answers) expect(answer.status).toBe(200);
     }
-    const pings = sampleLatency(ping);
-    const health = sampleLatency(() => fetch(`${base()}/healthz`));
+    const pings = await sampleLatency(`${base()}/v1/ping`, { authorization: victim });
+    const health = await sampleLatency(`${base()}/healthz`);
     // Three waves of 40 at once, so that the latencies sampled meanwhile are many.
     const views = [];
     for (let wave = 0; wave < 3; wave++) {
@@ -192,4 +223,27 @@ describe('one inbox token against the shared process (real process)', () => {
       what: 'the viewer answering again',
     });
   }, 180_000);
+
+  it('gives no turn to a client that sends its body slowly: the next requests go ahead', async () => {
+    const { hostname, port } = new URL(base());
+    const slow = Array.from({ length: 5 }, () => {
+      const socket = net.connect(Number(port), hostname);
+      socket.write(
+        `POST /v1/sandbox/receptor/${token} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 65536\r\n\r\n["um pouco`,
+      );
+      socket.on('error', () => {});
+      return socket;
+    });
+    try {
+      for (const request of [() => post('{"depois":true}'), () => fetch(`${base()}/sandbox/receptor/${token}`)]) {
+        const started = performance.now();
+        const response = await request();
+        await response.arrayBuffer();
+        expect(response.status).toBe(200);
+        expect(performance.now() - started).toBeLessThan(5_000);
+      }
+    } finally {
+      for (const socket of slow) socket.destroy();
+    }
+  }, 60_000);
 });

@@ -120,15 +120,15 @@ describe('turns for the expensive routes', () => {
   });
   afterAll(() => service?.close());
 
-  it('runs one at a time, queues 64 more and answers the rest 503; the channel API is not queued behind them', async () => {
+  it('runs one at a time, queues 256 more and answers the rest 503; the channel API is not queued behind them', async () => {
     const before = await shedCount(service, 'concorrencia');
-    const views = Array.from({ length: 100 }, () => service.inject({ method: 'GET', url: `/sandbox/receptor/${setup.token}` }));
+    const views = Array.from({ length: 300 }, () => service.inject({ method: 'GET', url: `/sandbox/receptor/${setup.token}` }));
     // While they wait, a channel call goes straight through.
     expect((await service.inject({ method: 'GET', url: '/v1/ping', headers: setup.auth })).statusCode).toBe(200);
     const statuses = (await Promise.all(views)).map((r) => r.statusCode);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(65);
-    expect(statuses.filter((s) => s === 503)).toHaveLength(35);
-    expect(await shedCount(service, 'concorrencia')).toBe(before + 35);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(257);
+    expect(statuses.filter((s) => s === 503)).toHaveLength(43);
+    expect(await shedCount(service, 'concorrencia')).toBe(before + 43);
     // Once they are done, the next one has its turn at once.
     expect((await service.inject({ method: 'GET', url: `/sandbox/receptor/${setup.token}` })).statusCode).toBe(200);
   });
