@@ -15,7 +15,24 @@ import { MAX_STREAMS_PER_INBOX } from '../../src/sandbox/inbox-stream.routes.ts'
 const BODY_BYTES = 64 * 1024;
 /** What the service may grow by while it holds the non-reading streams (RSS, above its size at rest). */
 const MEMORY_BOUND_BYTES = 128 * 1024 * 1024;
+/**
+ * Another channel's p99 during an attack stays under 100 ms, or, on a machine that is
+ * itself busy (CI runs other test files beside this one), under five times its p99 with
+ * no attack measured just before: what the machine does to an idle call is not the
+ * service's doing. Before bounded work it was tens of seconds.
+ */
 const P99_BOUND_MS = 100;
+const P99_BOUND_FACTOR = 5;
+
+/** The bound for a p99 measured during an attack, given the same calls' p99 just before it. */
+const boundFor = (alone: { p99: number }): number => Math.max(P99_BOUND_MS, P99_BOUND_FACTOR * alone.p99);
+
+/** The p99 of `url` over about two seconds with nothing else going on. */
+async function quietP99(url: string, headers: Record<string, string> = {}): Promise<{ p99: number }> {
+  const sampler = await sampleLatency(url, headers);
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  return sampler.stop();
+}
 
 /** Resident memory of a process, from /proc. */
 const rssOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
@@ -153,6 +170,10 @@ describe('one inbox token against the shared process (real process)', () => {
       expect(statuses.match(/200/g), statuses).toHaveLength(MAX_STREAMS_PER_INBOX);
       expect(statuses.match(/429/g), statuses).toHaveLength(50 - MAX_STREAMS_PER_INBOX);
 
+      const [pingAlone, healthAlone] = [
+        await quietP99(`${base()}/v1/ping`, { authorization: victim }),
+        await quietP99(`${base()}/healthz`),
+      ];
       const pings = await sampleLatency(`${base()}/v1/ping`, { authorization: victim });
       const health = await sampleLatency(`${base()}/healthz`);
       const body = 'x'.repeat(BODY_BYTES - 2);
@@ -166,14 +187,14 @@ describe('one inbox token against the shared process (real process)', () => {
       for (const { socket } of opened) socket.destroy();
 
       console.info(
-        `streams: RSS +${((peak - atRest) / 2 ** 20).toFixed(0)} MiB at peak; victim ping p99 ${p.p99.toFixed(1)} ms, /healthz p99 ${h.p99.toFixed(1)} ms`,
+        `streams: RSS +${((peak - atRest) / 2 ** 20).toFixed(0)} MiB at peak; victim ping p99 ${p.p99.toFixed(1)} ms (${pingAlone.p99.toFixed(1)} alone), /healthz p99 ${h.p99.toFixed(1)} ms (${healthAlone.p99.toFixed(1)} alone)`,
       );
       expect(served.serve.alive(), served.serve.output().slice(-2000)).toBe(true);
       expect(peak - atRest, `RSS ${atRest} at rest, ${peak} at its peak`).toBeLessThan(MEMORY_BOUND_BYTES);
       expect(p.failures).toEqual([]);
       expect(p.count).toBeGreaterThan(20);
-      expect(p.p99, 'victim ping p99 (ms)').toBeLessThan(P99_BOUND_MS);
-      expect(h.p99, '/healthz p99 (ms)').toBeLessThan(P99_BOUND_MS);
+      expect(p.p99, `victim ping p99 (ms), ${pingAlone.p99.toFixed(1)} alone`).toBeLessThan(boundFor(pingAlone));
+      expect(h.p99, `/healthz p99 (ms), ${healthAlone.p99.toFixed(1)} alone`).toBeLessThan(boundFor(healthAlone));
     } finally {
       clearInterval(memory);
     }
@@ -184,6 +205,10 @@ describe('one inbox token against the shared process (real process)', () => {
       const answers = await Promise.all([0, 1, 2, 3, 4].map((k) => post(wideBody(i + k))));
       for (const answer of answers) expect(answer.status).toBe(200);
     }
+    const [pingAlone, healthAlone] = [
+      await quietP99(`${base()}/v1/ping`, { authorization: victim }),
+      await quietP99(`${base()}/healthz`),
+    ];
     const pings = await sampleLatency(`${base()}/v1/ping`, { authorization: victim });
     const health = await sampleLatency(`${base()}/healthz`);
     // Three waves of 40 at once, so that the latencies sampled meanwhile are many.
@@ -205,7 +230,7 @@ describe('one inbox token against the shared process (real process)', () => {
     const [p, h] = [await pings.stop(), await health.stop()];
     const shed = views.filter((v) => v.status === 503).length;
     console.info(
-      `viewer: ${views.length - shed} rendered, ${shed} shed; victim ping p99 ${p.p99.toFixed(1)} ms, /healthz p99 ${h.p99.toFixed(1)} ms`,
+      `viewer: ${views.length - shed} rendered, ${shed} shed; victim ping p99 ${p.p99.toFixed(1)} ms (${pingAlone.p99.toFixed(1)} alone), /healthz p99 ${h.p99.toFixed(1)} ms (${healthAlone.p99.toFixed(1)} alone)`,
     );
 
     expect(served.serve.alive(), served.serve.output().slice(-2000)).toBe(true);
@@ -216,8 +241,8 @@ describe('one inbox token against the shared process (real process)', () => {
     }
     expect(views.filter((v) => v.status === 200).length).toBeGreaterThan(0);
     expect(p.failures).toEqual([]);
-    expect(p.p99, 'victim ping p99 (ms)').toBeLessThan(P99_BOUND_MS);
-    expect(h.p99, '/healthz p99 (ms)').toBeLessThan(P99_BOUND_MS);
+    expect(p.p99, `victim ping p99 (ms), ${pingAlone.p99.toFixed(1)} alone`).toBeLessThan(boundFor(pingAlone));
+    expect(h.p99, `/healthz p99 (ms), ${healthAlone.p99.toFixed(1)} alone`).toBeLessThan(boundFor(healthAlone));
     await waitFor(async () => (await fetch(`${base()}/sandbox/receptor/${token}`)).status === 200, {
       timeoutMs: 10_000,
       what: 'the viewer answering again',
