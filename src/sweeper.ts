@@ -1,4 +1,4 @@
-// Periodic upkeep: links that expired, and retention (README "Retention"). Every process
+// Periodic upkeep: links that expired, and retention (docs/operations.md "Retention"). Every process
 // may run it; an advisory lock held on one connection for the round makes one of them
 // do each round, the others skip it. Each step is a short statement on its own, never
 // one long transaction: deletions go in batches of BATCH rows, with a pause after each

@@ -53,7 +53,7 @@ export interface Config {
     containAfter: number;
   };
   shutdownTimeoutMs: number;
-  /** Budgets every channel shares in one process (README "Bounded work"). */
+  /** Budgets every channel shares in one process (docs/operations.md "Bounded work"). */
   limits: {
     /** Inbox event streams open at once in one api process. */
     streams: number;
@@ -71,11 +71,11 @@ export interface Config {
    */
   metrics: { listen?: { host: string; port: number }; token?: string };
   /**
-   * OpenTelemetry traces (README "Traces"), exported over OTLP; absent (the default) when
+   * OpenTelemetry traces (docs/observability.md "Traces"), exported over OTLP; absent (the default) when
    * no OTLP endpoint is set: then nothing of OpenTelemetry's SDK is even loaded.
    */
   tracing?: TracingConfig;
-  /** How long data is kept (README "Retention"); the sweeper removes what is past it. */
+  /** How long data is kept (docs/operations.md "Retention"); the sweeper removes what is past it. */
   retention: {
     /** Events, their deliveries and attempts: days after the delivery is final (or the event, without one). */
     eventsDays: number;

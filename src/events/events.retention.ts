@@ -1,4 +1,4 @@
-// Retention of the delivery history (README "Retention"): an event goes, with its
+// Retention of the delivery history (docs/operations.md "Retention"): an event goes, with its
 // delivery and the delivery's attempts, once it has been final for the retention period:
 // its delivery delivered or failed at least that long ago (an event without a delivery:
 // occurred that long ago). A PENDENTE delivery is never removed, nor its event.

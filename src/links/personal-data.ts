@@ -1,4 +1,4 @@
-// LGPD minimisation (README "Retention"): a set time after a link is final, the
+// LGPD minimisation (docs/operations.md "Retention"): a set time after a link is final, the
 // customer's personal data goes: the sealed CPF and its keyed hash, the phone, the name,
 // birth date, e-mail and Pix key, the signing link (and the sandbox's signing page with
 // it), and the IP and user agent kept as evidence of the consent (its text version and

@@ -1,4 +1,4 @@
-// OpenTelemetry traces (README "Traces"), on OpenTelemetry's own SDK: its tracer provider
+// OpenTelemetry traces (docs/observability.md "Traces"), on OpenTelemetry's own SDK: its tracer provider
 // and samplers, its batch span processor around its OTLP exporter, and its AsyncLocalStorage
 // context manager. With no OTLP endpoint configured the SDK is never imported (it is loaded
 // when tracing starts) and every helper here returns at its first line.

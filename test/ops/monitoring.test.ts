@@ -1,4 +1,4 @@
-// The alert rules and the dashboard that ship in ops/ (README "Operating it"): promtool
+// The alert rules and the dashboard that ship in ops/ (docs/observability.md "Alerts and dashboard"): promtool
 // checks the rules and runs their unit tests, and every metric name the rules and the
 // dashboard query is one the service exports at /metrics.
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Retention (README "Retention"), run by the real sweeper on both databases: exactly what
+// Retention (docs/operations.md "Retention"), run by the real sweeper on both databases: exactly what
 // is due goes (events with their deliveries and attempts, idempotency keys, expired
 // tokens, brute-force counters, the customer's personal data), in small batches, and
 // everything else stays, final statuses readable through the API.

@@ -1,5 +1,5 @@
 -- Fair sharing of the delivery engine between channels (the claim is in
--- src/webhooks/delivery/attempts.ts; the rules are in the README, "Delivery engine").
+-- src/webhooks/delivery/attempts.ts; the rules are in docs/delivery-engine.md).
 --
 -- Claims now walk each channel's own due rows, oldest first: the queue index leads
 -- with the channel. (The one-column index it replaces served one global "oldest due

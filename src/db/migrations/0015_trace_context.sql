@@ -1,4 +1,4 @@
--- OpenTelemetry traces (README "Traces"): the W3C traceparent of the span that created
+-- OpenTelemetry traces (docs/observability.md "Traces"): the W3C traceparent of the span that created
 -- a link, and of the span that recorded an event. A link's journey steps and proposal
 -- changes continue the link's trace; an event's delivery attempts, in whichever worker
 -- process, continue the event's. null when tracing is off (nothing is written then).

@@ -515,7 +515,7 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
       const alive = await heartbeat(deps.database.db, workerId, deps.clock.now());
       slots.workersAlive(alive);
       // Each worker keeps at least one attempt per channel: with more workers than the
-      // cap, a channel can get up to one request per worker at once (README, "Per-channel cap").
+      // cap, a channel can get up to one request per worker at once (docs/delivery-engine.md "Per-channel cap").
       if (alive > deps.config.worker.maxInFlightPerChannel && !warnedCap) {
         warnedCap = true;
         log.warn(
