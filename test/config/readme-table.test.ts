@@ -32,7 +32,6 @@ function table(): { names: string[]; defaults: string[] | undefined }[] {
 const documented = (rows: ReturnType<typeof table>, name: string) =>
   rows.some((row) => row.names.some((pattern) => new RegExp(`^${pattern.replaceAll('*', '[A-Z_]+')}$`).test(name)));
 
-
 describe('README configuration table', () => {
   const rows = table();
 
