@@ -6,6 +6,7 @@ export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'test-output/', 'bench/results/', 'packages/*/dist/', 'src/**/assets/vendor/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   {
     languageOptions: {
       ecmaVersion: 2024,

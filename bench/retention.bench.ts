@@ -13,7 +13,7 @@
 //   /v1/webhooks/entregas/{id} in turns; p99 from each request's due time.
 // - The claim: claimDue(100) on the live channel every 20 ms in the bench process, each
 //   batch given back at once (releaseClaims), so the due set stays 100,000 rows.
-// - The pruning: the real `sweepOnce` (src/sweeper.ts) in the bench process, with a
+// - The pruning: the real `sweepOnce` (src/sweeper/sweeper.ts) in the bench process, with a
 //   Context assembled by the service's `openContext` (retention 30 days), started 1 s
 //   before phase B's window and still running when it ends (checked).
 import { randomBytes } from 'node:crypto';
@@ -28,7 +28,7 @@ import { createLogger } from '../src/observability/logger.ts';
 import { createChannel } from '../src/channels/channels.service.ts';
 import { registerWebhook } from '../src/webhooks/webhooks.service.ts';
 import { claimDue, releaseClaims } from '../src/webhooks/delivery/attempts.ts';
-import { BATCH, sweepOnce, type SweepResult } from '../src/sweeper.ts';
+import { BATCH, sweepOnce, type SweepResult } from '../src/sweeper/sweeper.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
 import { createContext } from './lib/context.ts';
 import { onCleanup } from './lib/cleanup.ts';
@@ -601,7 +601,7 @@ async function measure(ctx: SuiteContext): Promise<{ rows: SuiteRow[]; notes: st
       `API: node bin/consigna.js api (child process; its own sweeper idle: CONSIGNA_RETENTION_EVENTS_DAYS=3650), ${API_RATE} req/s fixed rate over ${API_CONNECTIONS} connections, GET /v1/eventos?limite=20 and GET /v1/webhooks/entregas/{id} (one of the live channel's ${int(LIVE_RECENT)} delivered, with its attempt; next one each time) in turns, latency from each request's due time.` +
         (passed.length > 0 ? ` Passed through: ${passed.join(', ')}.` : ''),
       `claim: claimDue(db, now, ${CLAIM_BATCH}, 60) every ${CLAIM_EVERY_MS} ms in the bench process (pool of 4), each batch given back with releaseClaims (due set constant at ${int(LIVE_PENDING)}); only the claim is timed.`,
-      `pruning: the real sweepOnce (src/sweeper.ts) in the bench process, Context from openContext (CONSIGNA_RETENTION_EVENTS_DAYS=${RETENTION_DAYS}), batch ${BATCH}, pause after each batch three times as long as it took (src/sweeper.ts PAUSE_FACTOR); started ${LEAD_MS} ms before B's window` +
+      `pruning: the real sweepOnce (src/sweeper/sweeper.ts) in the bench process, Context from openContext (CONSIGNA_RETENTION_EVENTS_DAYS=${RETENTION_DAYS}), batch ${BATCH}, pause after each batch three times as long as it took (src/sweeper/sweeper.ts PAUSE_FACTOR); started ${LEAD_MS} ms before B's window` +
         (skippedRounds > 0 ? ` (${skippedRounds} rounds skipped first: the service's sweeper held the lock)` : '') +
         `; ${int(result.prunedEvents)} events pruned = ${int(result.prunedEvents * 3)} rows in ${prunes.length} pruneEvents statements (${timer.others} other statements in the round), ` +
         `${ms(pruneMs / 1000)} s from the first to the last (${int(rowsPerSecond)} rows/s, statements busy ${((busyMs / Math.max(pruneMs, 1)) * 100).toFixed(0)} % of it; whole round ${ms((sweepEndedAt - sweepStartedAt) / 1000)} s).`,

@@ -152,10 +152,15 @@ export async function startRoles(
   // The roles' code is loaded when a role starts: the CLI's commands (channels, status,
   // backup…) open the context only, and start in a third of the time without the HTTP
   // application's modules (measured: importing src/app.ts took 1.5–4.5 s of a command).
-  if (roles.sweeper) stoppers.push((await import('./sweeper.ts')).startSweeper(ctx));
+  if (roles.sweeper) stoppers.push((await import('./sweeper/sweeper.ts')).startSweeper(ctx));
   let metricsUrl: string | undefined;
   if (ctx.config.metrics.listen && roles.listen !== false) {
-    const { startMetricsServer } = await import('./observability/metrics-server.ts');
+    const [{ startMetricsServer }, { metricsFor }, { deliveryMetricsFor }] = await Promise.all([
+      import('./metrics/metrics-server.ts'),
+      import('./metrics/metrics.ts'),
+      import('./webhooks/delivery/delivery-metrics.ts'),
+    ]);
+    deliveryMetricsFor(ctx, metricsFor(ctx).registry);
     const metricsServer = await startMetricsServer(ctx, ctx.config.metrics.listen);
     metricsUrl = metricsServer.url;
     stoppers.push(() => metricsServer.close());
@@ -165,11 +170,12 @@ export async function startRoles(
     );
   }
   if (roles.worker) {
-    const [{ metricsFor }, { startDeliveryWorker }] = await Promise.all([
-      import('./observability/metrics.ts'),
+    const [{ metricsFor }, { deliveryMetricsFor }, { startDeliveryWorker }] = await Promise.all([
+      import('./metrics/metrics.ts'),
+      import('./webhooks/delivery/delivery-metrics.ts'),
       import('./webhooks/delivery/worker.ts'),
     ]);
-    const metrics = metricsFor(ctx);
+    const metrics = deliveryMetricsFor(ctx, metricsFor(ctx).registry);
     const started = await startDeliveryWorker(ctx, { onAttempt: (claimed, result) => metrics.observeAttempt(claimed, result) });
     stoppers.push(() => started.stop());
     worker = started;

@@ -1,11 +1,11 @@
 // `consigna status`: the delivery queue, failing channels, the sweeper's last round and
-// the database's size by table (src/observability/status.ts). With the embedded database
+// the database's size by table (src/operations/status.ts). With the embedded database
 // the service must be stopped (one process opens the data folder); with PostgreSQL, any time.
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { openContext } from '../server.ts';
 import { commandLogger } from './command-log.ts';
-import { serviceStatus } from '../observability/status.ts';
+import { serviceStatus } from '../operations/status.ts';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 

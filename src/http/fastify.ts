@@ -18,7 +18,7 @@ import { validatorCompiler } from './validation.ts';
 import { ErrorBody } from './schemas.ts';
 import { reportError, sendError } from './error-handler.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { metricsFor } from '../observability/metrics.ts';
+import { metricsFor } from '../metrics/metrics.ts';
 import { LazyChildLogger, type Logger } from '../observability/logger.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../text/json.ts';
 import { activeTracer } from '../observability/tracing.ts';

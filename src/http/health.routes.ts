@@ -2,9 +2,9 @@ import { Type } from 'typebox';
 import type { App } from './fastify.ts';
 import type { Context } from '../context.ts';
 import { AppError, dbUnavailable } from '../errors.ts';
-import { metricsAuthorized } from '../observability/metrics-access.ts';
+import { metricsAuthorized } from '../metrics/metrics-access.ts';
 import { ErrorBody, withHeaders } from './schemas.ts';
-import { metricsFor } from '../observability/metrics.ts';
+import { metricsFor } from '../metrics/metrics.ts';
 
 const Status = Type.Object({ status: Type.String() }, { additionalProperties: false });
 

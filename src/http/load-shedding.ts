@@ -13,7 +13,7 @@ import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Context } from '../context.ts';
 import { overloaded } from '../errors.ts';
-import type { Metrics } from '../observability/metrics.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { ErrorBody, RETRY_AFTER_HEADER } from './schemas.ts';
 
 declare module 'fastify' {

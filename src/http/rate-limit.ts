@@ -4,10 +4,9 @@
 // "total at the last sync + what it counted since", so with N processes a key can
 // overshoot by what N-1 others counted in one sync interval: a bounded, documented
 // approximation that keeps the API's hot path free of rate-limit round trips.
-import { sql } from 'kysely';
 import type { Context } from '../context.ts';
-import type { DB, Tx } from '../db/database.ts';
 import type { RateLimit } from '../config/config.ts';
+import { addCounts } from '../rate-limits/rate-limit-counters.ts';
 import { tooManyRequests } from '../errors.ts';
 
 const SYNC_MS = 250;
@@ -102,14 +101,7 @@ export class RateLimiter {
       c.local = 0;
     }
     try {
-      const { rows } = await sql<{ key: string; count: number }>`
-        insert into rate_limit_counters as r (key, window_start, count)
-        select * from unnest(${keys}::text[], ${windows}::timestamptz[], ${counts}::int[])
-        on conflict (key) do update set
-          count = case when r.window_start = excluded.window_start then r.count + excluded.count else excluded.count end,
-          window_start = excluded.window_start
-        returning key, count
-      `.execute(this.deps.database.db);
+      const rows = await addCounts(this.deps.database.db, { keys, windows, counts });
       for (const row of rows) {
         const counter = this.counters.get(row.key);
         if (counter) counter.shared = row.count;
@@ -163,12 +155,4 @@ export function enforce(reply: { header(name: string, value: string): unknown },
   };
   if (!decision.allowed) throw tooManyRequests(decision.reset, headers);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-}
-
-/** Drops the counters of windows that ended long ago (every window is far shorter than a day). */
-export async function pruneRateLimitCounters(db: DB | Tx, now: Date): Promise<void> {
-  await db
-    .deleteFrom('rate_limit_counters')
-    .where('window_start', '<', new Date(now.getTime() - 86_400_000))
-    .execute();
 }

@@ -9,7 +9,7 @@ import { ErrorBody, RETRY_AFTER_HEADER } from '../http/schemas.ts';
 import { badRequest, overloaded, tooManyRequests } from '../errors.ts';
 import { inboxOfRequest } from './inbox-guard.ts';
 import { lastInboxEventId, lastIssuedInboxEventId } from './inbox.repository.ts';
-import { metricsFor } from '../observability/metrics.ts';
+import { metricsFor } from '../metrics/metrics.ts';
 import { InboxStreams, type SendResult } from './inbox-stream.ts';
 
 /** Streams one inbox may have open at once on one process: enough for a viewer and a few `listen`s. */

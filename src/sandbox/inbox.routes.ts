@@ -4,7 +4,9 @@ import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
 import type { FastifyRequest } from 'fastify';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import { inboxOfRequest } from './inbox-guard.ts';
+import { inboxOfRequest, inboxRateKey } from './inbox-guard.ts';
+import { hashInboxToken, isIssuedInboxToken } from '../webhooks/inbox-address.ts';
+import { enforce } from '../http/rate-limit.ts';
 import {
   MAX_BODY_BYTES,
   clearReceived,
@@ -107,5 +109,28 @@ export function registerInboxRoutes(app: App, ctx: Context, limiter: RateLimiter
         return status === 204 ? reply.send() : reply.type('application/json; charset=utf-8').send('{"recebido":true}');
       },
     );
+  });
+}
+
+/**
+ * A token already past its limit in this window is refused before anything else runs
+ * (no lookup, no turn among the expensive routes, no body read): a flood of refused
+ * requests then costs a keyed hash each. Only tokens that were counted have a counter,
+ * so this tells nothing about tokens that do not exist.
+ */
+export function refuseExhaustedInboxTokens(app: App, ctx: Context, limiter: RateLimiter): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const route = request.routeOptions.url ?? '';
+    if (!route.startsWith('/v1/sandbox/receptor/:token') && !route.startsWith('/sandbox/receptor/:token')) return done();
+    const token = (request.params as { token?: string }).token;
+    if (token === undefined || !isIssuedInboxToken(token)) return done();
+    const refusal = limiter.refusal(inboxRateKey(hashInboxToken(ctx, token)), ctx.config.rateLimits.inbox);
+    if (!refusal) return done();
+    try {
+      enforce(reply, refusal);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
 }

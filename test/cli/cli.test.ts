@@ -10,7 +10,7 @@ import { JourneyClient } from '../helpers/journey.ts';
 import { makePng } from '../helpers/images.ts';
 import { accentFor } from '../../src/brand/colour.ts';
 import { CONSENT_TEXTS, CONSENT_VERSION } from '../../src/journey/consent.ts';
-import { sweepOnce } from '../../src/sweeper.ts';
+import { sweepOnce } from '../../src/sweeper/sweeper.ts';
 import { createTestDatabase, describeOnPostgres } from '../helpers/db.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import { waitFor } from '../helpers/wait.ts';

@@ -6,7 +6,7 @@ import { ManualClock, startTestService, type TestService } from '../helpers/serv
 import { createLinkVia, linkToken } from '../helpers/links.ts';
 import { usingPostgres } from '../helpers/db.ts';
 import type { IssuedCredentials } from '../../src/channels/channels.service.ts';
-import { sweepOnce } from '../../src/sweeper.ts';
+import { sweepOnce } from '../../src/sweeper/sweeper.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

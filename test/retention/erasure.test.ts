@@ -13,7 +13,7 @@ import { ManualClock, startTestService, type TestService } from '../helpers/serv
 import { createLinkVia } from '../helpers/links.ts';
 import { JourneyClient } from '../helpers/journey.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
-import { sweepOnce } from '../../src/sweeper.ts';
+import { sweepOnce } from '../../src/sweeper/sweeper.ts';
 import { sandboxOffers } from '../../src/bank/sandbox-bank.ts';
 import { deriveKeys } from '../../src/crypto/keys.ts';
 import { isValidCpf, maskCpf } from '../../src/links/cpf.ts';

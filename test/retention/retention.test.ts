@@ -8,7 +8,7 @@ import { ManualClock, startTestService, type TestService } from '../helpers/serv
 import { createLinkVia, VALID_CPFS } from '../helpers/links.ts';
 import { JourneyClient } from '../helpers/journey.ts';
 import { channelWith, type ChannelSetup } from '../webhooks/support.ts';
-import { sweepOnce } from '../../src/sweeper.ts';
+import { sweepOnce } from '../../src/sweeper/sweeper.ts';
 import { CONSENT_VERSION } from '../../src/journey/consent.ts';
 
 const T0 = Date.parse('2026-10-01T12:00:00.000Z');

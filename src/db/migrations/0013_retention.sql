@@ -1,4 +1,4 @@
--- Retention (docs/operations.md "Retention"; the sweeper runs it: src/sweeper.ts).
+-- Retention (docs/operations.md "Retention"; the sweeper runs it: src/sweeper/sweeper.ts).
 
 -- The delivery history is removed event by event, with each event's delivery in the
 -- same statement (src/events/events.retention.ts). This foreign key made each removed

@@ -4,8 +4,9 @@ import { createLinkVia } from '../helpers/links.ts';
 import { JourneyClient } from '../helpers/journey.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { channelWithRegisteredInbox } from '../sandbox/support.ts';
-import { metricsFor } from '../../src/observability/metrics.ts';
+import { metricsFor } from '../../src/metrics/metrics.ts';
 import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.ts';
+import { deliveryMetricsFor } from '../../src/webhooks/delivery/delivery-metrics.ts';
 
 describe('GET /metrics', () => {
   let service: TestService;
@@ -26,7 +27,7 @@ describe('GET /metrics', () => {
     const before = await (await service.inject({ method: 'GET', url: '/metrics' })).body;
     expect(before).toMatch(/consigna_webhook_queue_depth 2/);
 
-    const metrics = metricsFor(service.ctx);
+    const metrics = deliveryMetricsFor(service.ctx, metricsFor(service.ctx).registry);
     const worker = await startDeliveryWorker(service.ctx, { onAttempt: (c, r) => metrics.observeAttempt(c, r) });
     try {
       await waitFor(async () =>

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import { channelsHealth, type ChannelHealth } from '../webhooks/webhooks.service.ts';
-import { readLastSweep, type LastSweep } from '../sweeper-record.ts';
+import { readLastSweep, type LastSweep } from '../sweeper/sweep-record.ts';
 
 export interface ServiceStatus {
   agora: string;

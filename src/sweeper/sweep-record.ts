@@ -1,7 +1,7 @@
 // The sweeper's last round, kept in `settings` for `consigna status`: when it ran, how long
 // it took and what it did (counts only).
 import { sql } from 'kysely';
-import type { DB } from './db/database.ts';
+import type { DB } from '../db/database.ts';
 
 const KEY = 'sweeper.last_round';
 

@@ -5,15 +5,15 @@
 // (PAUSE_FACTOR), so a backlog of a million rows is worked through at a quarter of one
 // connection's pace beside the API and the delivery engine, not ahead of them.
 import { sql } from 'kysely';
-import type { Context } from './context.ts';
-import { addSeconds } from './clock.ts';
-import { pruneAuthFailures } from './auth/brute-force.ts';
-import { expireLinks, pruneIdempotencyKeys } from './links/links.expiry.ts';
-import { erasePersonalData } from './links/personal-data.ts';
-import { pruneEvents } from './events/events.retention.ts';
-import { pruneExpiredTokens } from './auth/token.repository.ts';
-import { pruneRateLimitCounters } from './http/rate-limit.ts';
-import { recordLastSweep } from './sweeper-record.ts';
+import type { Context } from '../context.ts';
+import { addSeconds } from '../clock.ts';
+import { pruneAuthFailures } from '../auth/brute-force.ts';
+import { expireLinks, pruneIdempotencyKeys } from '../links/links.expiry.ts';
+import { erasePersonalData } from '../links/personal-data.ts';
+import { pruneEvents } from '../events/events.retention.ts';
+import { pruneExpiredTokens } from '../auth/token.repository.ts';
+import { pruneRateLimitCounters } from '../rate-limits/rate-limit-counters.ts';
+import { recordLastSweep } from './sweep-record.ts';
 
 const LOCK_ID = 7_411_021; // "consigna sweeper"
 const INTERVAL_MS = 30_000;

@@ -1,0 +1,128 @@
+// The delivery queue's metrics, on the process's registry (metrics/metrics.ts). The
+// gauges read the queue at scrape time, so every process (API or worker) shows the
+// same shared state; the attempt counters count this process's own attempts.
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { sql } from 'kysely';
+import type { Context } from '../../context.ts';
+import { heldBack, type AttemptResult, type ClaimedDelivery } from './attempts.ts';
+
+export interface DeliveryMetrics {
+  observeAttempt(claimed: ClaimedDelivery, result: AttemptResult): void;
+}
+
+const byRegistry = new WeakMap<Registry, DeliveryMetrics>();
+
+/** The delivery series on this registry, added once. */
+export function deliveryMetricsFor(ctx: Pick<Context, 'database' | 'clock' | 'config'>, registry: Registry): DeliveryMetrics {
+  let metrics = byRegistry.get(registry);
+  if (!metrics) {
+    metrics = createDeliveryMetrics(ctx, registry);
+    byRegistry.set(registry, metrics);
+  }
+  return metrics;
+}
+
+/** A scrape-time reading shared by the gauges that need it, at most one query a second. */
+function everySecond<T>(read: () => Promise<T>): () => Promise<T> {
+  let cached: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!cached || now - cached.at >= 1000) cached = { at: now, value: read() };
+    return cached.value;
+  };
+}
+
+function createDeliveryMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config'>, registry: Registry): DeliveryMetrics {
+  const queueState = everySecond(() => {
+    const at = ctx.clock.now();
+    return sql<{ depth: number; oldest: Date | null }>`
+      select count(*)::int as depth, min(next_attempt_at) filter (where next_attempt_at <= ${at}) as oldest
+      from deliveries where status = 'PENDENTE'
+    `
+      .execute(ctx.database.db)
+      .then(({ rows }) => ({
+        depth: rows[0]?.depth ?? 0,
+        oldestDueAge: rows[0]?.oldest ? Math.max(0, (at.getTime() - rows[0].oldest.getTime()) / 1000) : 0,
+      }))
+      .catch(() => ({ depth: -1, oldestDueAge: -1 }));
+  });
+  const fairnessState = everySecond(() =>
+    heldBack(ctx.database.db, ctx.clock.now(), ctx.config.worker.maxInFlightPerChannel, ctx.config.worker.leaseSeconds).catch(
+      () => ({ contained: -1, heldContained: -1, heldByCap: -1 }),
+    ),
+  );
+
+  const attempts = new Counter({
+    name: 'consigna_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome (ENTREGUE, PENDENTE = will retry, FALHOU = gave up).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const attemptLatency = new Histogram({
+    name: 'consigna_webhook_attempt_duration_seconds',
+    help: 'Time of one delivery attempt (request to the channel and its answer).',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const eventToDelivery = new Histogram({
+    name: 'consigna_webhook_event_to_delivery_seconds',
+    help: 'From the event (state change commit) to a successful delivery.',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 60, 600, 3600, 86_400],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'consigna_webhook_queue_depth',
+    help: 'Pending deliveries (all workers).',
+    registers: [registry],
+    async collect() {
+      this.set((await queueState()).depth);
+    },
+  });
+  new Gauge({
+    name: 'consigna_webhook_oldest_due_age_seconds',
+    help: 'Age of the oldest delivery that is due and not yet sent (0 when none).',
+    registers: [registry],
+    async collect() {
+      this.set((await queueState()).oldestDueAge);
+    },
+  });
+  // Fairness between channels: no channel id as a label (the count is what alerts need;
+  // the worker's log lines name the channels).
+  new Gauge({
+    name: 'consigna_webhook_channels_contained',
+    help: 'Channels whose endpoint failed repeatedly: one probing attempt at a time until one succeeds (all workers).',
+    registers: [registry],
+    async collect() {
+      this.set((await fairnessState()).contained);
+    },
+  });
+  new Gauge({
+    name: 'consigna_webhook_deliveries_held_back',
+    help:
+      'Due deliveries not attempted because of the fairness rules (all workers), by reason: ' +
+      'contido = their channel is contained; limite = their channel already has its cap of deliveries claimed.',
+    labelNames: ['motivo'],
+    registers: [registry],
+    async collect() {
+      const state = await fairnessState();
+      this.set({ motivo: 'contido' }, state.heldContained);
+      this.set({ motivo: 'limite' }, state.heldByCap);
+    },
+  });
+
+  // The label children are made once: prom-client would otherwise make a closure per observation.
+  const attemptsBy = {
+    ENTREGUE: attempts.labels({ outcome: 'ENTREGUE' }),
+    PENDENTE: attempts.labels({ outcome: 'PENDENTE' }),
+    FALHOU: attempts.labels({ outcome: 'FALHOU' }),
+  };
+  const attemptSeconds = attemptLatency.labels({});
+  const deliveredSeconds = eventToDelivery.labels({});
+  return {
+    observeAttempt(claimed, result) {
+      attemptsBy[result.status].inc();
+      attemptSeconds.observe(result.latencyMs / 1000);
+      if (result.status === 'ENTREGUE') deliveredSeconds.observe(Math.max(0, (result.at.getTime() - claimed.eventAt) / 1000));
+    },
+  };
+}
