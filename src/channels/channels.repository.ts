@@ -5,8 +5,9 @@ import { batchedPerDatabase } from '../db/batch.ts';
 
 export type ChannelRow = Selectable<ChannelsTable>;
 
-export function insertChannel(db: DB, row: ChannelRow): Promise<unknown> {
-  return db.insertInto('channels').values(row).execute();
+/** One statement: all the rows or none (8 parameters a row; a command creates at most 1,000). */
+export async function insertChannels(db: DB, rows: ChannelRow[]): Promise<void> {
+  await db.insertInto('channels').values(rows).execute();
 }
 
 export function findChannelById(db: DB, id: string): Promise<ChannelRow | undefined> {
@@ -14,7 +15,8 @@ export function findChannelById(db: DB, id: string): Promise<ChannelRow | undefi
 }
 
 export function listChannels(db: DB): Promise<ChannelRow[]> {
-  return db.selectFrom('channels').selectAll().orderBy('created_at').execute();
+  // Channels created together share created_at; their ids (UUIDv7) keep the order they were made in.
+  return db.selectFrom('channels').selectAll().orderBy('created_at').orderBy('id').execute();
 }
 
 export function countChannels(db: DB): Promise<number> {

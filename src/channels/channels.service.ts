@@ -10,7 +10,7 @@ import { revokeChannelTokens } from '../auth/token.repository.ts';
 import {
   countChannels,
   findChannelById,
-  insertChannel,
+  insertChannels,
   listChannels,
   updateChannel,
   type ChannelRow,
@@ -37,30 +37,55 @@ export interface IssuedCredentials {
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock'>;
 
+/** The most channels one command creates (`consigna channels create --count N`). */
+export const MAX_CHANNELS_PER_CREATE = 1000;
+
 export async function createChannel(deps: Deps, input: { name: string; allowIps?: string[] }): Promise<IssuedCredentials> {
-  const name = input.name.trim();
-  if (name.length === 0 || name.length > 200) throw new ChannelInputError('--name must have 1 to 200 characters');
-  if (!isCleanText(name)) throw new ChannelInputError('--name must not hold control, bidirectional or ill-formed characters');
+  const [issued] = await createChannels(deps, { names: [input.name], ...(input.allowIps ? { allowIps: input.allowIps } : {}) });
+  return issued!;
+}
+
+/**
+ * Several channels at once, all or none: every name is checked before anything is
+ * written, and the rows go in together. One command for many channels spares the
+ * start of a process and of the database per channel, which is nearly all a single
+ * create costs (the secret's hash is one HMAC).
+ */
+export async function createChannels(deps: Deps, input: { names: string[]; allowIps?: string[] }): Promise<IssuedCredentials[]> {
+  if (input.names.length === 0 || input.names.length > MAX_CHANNELS_PER_CREATE) {
+    throw new ChannelInputError(`informe de 1 a ${MAX_CHANNELS_PER_CREATE} canais por comando (recebidos ${input.names.length})`);
+  }
+  const names = input.names.map((raw) => {
+    const name = raw.trim();
+    if (name.length === 0 || name.length > 200) throw new ChannelInputError('--name must have 1 to 200 characters');
+    if (!isCleanText(name)) throw new ChannelInputError('--name must not hold control, bidirectional or ill-formed characters');
+    return name;
+  });
   const allowed = (input.allowIps ?? []).flatMap((entry) => entry.split(',')).filter((e) => e.trim() !== '');
   const cidrs = allowed.map((entry) => {
     const cidr = normalizeCidr(entry);
     if (!cidr) throw new ChannelInputError(`--allow-ip ${entry}: not an IPv4/IPv6 address or CIDR`);
     return cidr;
   });
-  const clientSecret = newClientSecret();
   const now = deps.clock.now();
-  const row: ChannelRow = {
-    id: uuidv7(),
-    name,
-    client_id: newClientId(),
-    secret_hash: hashClientSecret(deps, clientSecret),
-    active: true,
-    allowed_cidrs: cidrs,
-    created_at: now,
-    updated_at: now,
-  };
-  await insertChannel(deps.database.db, row);
-  return { canalId: row.id, nome: name, clientId: row.client_id, clientSecret, ipsPermitidos: cidrs };
+  const issued: IssuedCredentials[] = [];
+  const rows: ChannelRow[] = names.map((name) => {
+    const clientSecret = newClientSecret();
+    const row: ChannelRow = {
+      id: uuidv7(),
+      name,
+      client_id: newClientId(),
+      secret_hash: hashClientSecret(deps, clientSecret),
+      active: true,
+      allowed_cidrs: cidrs,
+      created_at: now,
+      updated_at: now,
+    };
+    issued.push({ canalId: row.id, nome: name, clientId: row.client_id, clientSecret, ipsPermitidos: cidrs });
+    return row;
+  });
+  await insertChannels(deps.database.db, rows);
+  return issued;
 }
 
 export async function setChannelActive(deps: Deps, id: string, active: boolean): Promise<Channel> {

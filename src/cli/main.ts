@@ -27,7 +27,10 @@ Service:
                         embedded database: a backup into an empty data folder (CONSIGNA_DATA_DIR)
 
 Channels:
-  channels create --name NAME [--allow-ip CIDR]... [--json]
+  channels create --name NAME [--name NAME]... [--allow-ip CIDR]... [--json]
+  channels create --count N [--name-prefix PREFIX] [--allow-ip CIDR]... [--json]
+                                  up to 1000 channels in one command (PREFIX-001 …, default prefix canal);
+                                  --json prints an array when --count or several --name are given
   channels list [--json]
   channels deactivate ID
   channels activate ID

@@ -180,7 +180,8 @@ describe('consigna CLI (embedded database)', () => {
     children.push(child);
     let output = '';
     child.stdout!.on('data', (chunk) => (output += String(chunk)));
-    await waitFor(() => output.includes('listening'), { timeoutMs: 20_000, what: 'serve to start' });
+    // A fresh data folder runs initdb first: tens of seconds on a busy 2-core machine.
+    await waitFor(() => output.includes('listening'), { timeoutMs: 60_000, what: 'serve to start' });
     return { child, output: () => output };
   }
 
