@@ -12,8 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { Consigna, ConsignaConnectionError, ConsignaError } from '@consigna/sdk';
 
 const baseUrl = process.env.CONSIGNA_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
-const clientId = process.env.CONSIGNA_CLIENT_ID ?? process.env.CLIENT_ID;
-const clientSecret = process.env.CONSIGNA_CLIENT_SECRET ?? process.env.CLIENT_SECRET;
+const clientId = process.env.CONSIGNA_CLIENT_ID;
+const clientSecret = process.env.CONSIGNA_CLIENT_SECRET;
 if (!clientId || !clientSecret) {
   console.error(
     'Defina CONSIGNA_CLIENT_ID e CONSIGNA_CLIENT_SECRET (mostrados uma única vez no primeiro `npm start`, ou criados com `npx consigna channels create --name "Meu canal"`).',

@@ -103,11 +103,11 @@ print(json.dumps(results))
     for (const v of vectors) {
       fs.writeFileSync(path.join(dir, 'corpo.json'), v.body);
       for (const secret of v.secrets) {
-        const ok = await run('bash', ['-c', script], { env: { CABECALHO: v.header, SEGREDO: secret } });
+        const ok = await run('bash', ['-c', script], { env: { CABECALHO: v.header, CONSIGNA_WEBHOOK_SECRET: secret } });
         expect([v.name, ok.stdout.split('\n')[0]]).toEqual([v.name, 'assinatura válida']);
       }
       fs.writeFileSync(path.join(dir, 'corpo.json'), v.body + '\n');
-      const bad = await run('bash', ['-c', script], { env: { CABECALHO: v.header, SEGREDO: v.secrets[0]! } });
+      const bad = await run('bash', ['-c', script], { env: { CABECALHO: v.header, CONSIGNA_WEBHOOK_SECRET: v.secrets[0]! } });
       expect(bad.stdout.split('\n')[0]).toBe('assinatura inválida');
     }
   });
@@ -125,10 +125,10 @@ describe('the guide’s shell sessions against a real service', () => {
   });
 
   const session = (code: string) =>
-    code.replaceAll('{base_url}', service.baseUrl).replace(/^export CLIENT_ID=cid_\.\.\..*$/m, '');
+    code.replaceAll('{base_url}', service.baseUrl).replace(/^export CONSIGNA_CLIENT_ID=cid_\.\.\..*$/m, '');
   const bash = async (script: string, credentials = channel) => {
     const outcome = await run('bash', ['--norc', '-euo', 'pipefail', '-c', script], {
-      env: { CLIENT_ID: credentials.clientId, CLIENT_SECRET: credentials.clientSecret },
+      env: { CONSIGNA_CLIENT_ID: credentials.clientId, CONSIGNA_CLIENT_SECRET: credentials.clientSecret },
     });
     return outcome;
   };
@@ -160,7 +160,7 @@ describe('the guide’s shell sessions against a real service', () => {
   it('token, link, query, journey simulation, proposal simulator, inbox and its mode, as sections 1, 2, 3, 8 and 9 show them', async () => {
     const token = block(
       'sh',
-      'TOKEN=$(curl -s -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials \\\n  {base_url}/v1/oauth/token | sed',
+      'TOKEN=$(curl -s -u "$CONSIGNA_CLIENT_ID:$CONSIGNA_CLIENT_SECRET" -d grant_type=client_credentials \\\n  {base_url}/v1/oauth/token | sed',
     );
     const link = block('sh', 'LINK=$(curl');
     const query = block('sh', '/v1/links/$LINK_ID\n');

@@ -217,6 +217,11 @@ describe('listen', () => {
         .map((a) => a.body.toString())
         .toSorted(),
     ).toEqual((await payloadsOf(linkId)).toSorted());
+    // With a 600 ms watchdog and a ping every 15 s it would reconnect every few seconds
+    // for the rest of the file, and a connection cut while opening keeps the service's
+    // close waiting: stop it now.
+    l.stop();
+    await l.done;
   });
 
   it('replaces another registered URL only when confirmed', async () => {
@@ -347,5 +352,31 @@ describe('consigna-sdk listen (the command)', () => {
       stderr: expect.stringContaining('CONSIGNA_CLIENT_ID'),
     });
     expect(await run(['outro'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Uso:') });
+  });
+
+  it('still reads the old CLIENT_ID and CLIENT_SECRET, warning to use the CONSIGNA_ names', async () => {
+    const credentials = await service.createChannel();
+    const local = await localReceiver();
+    stops.push(local.close);
+    const child = spawn(process.execPath, [CLI, 'listen', '--forward-to', local.url], {
+      env: {
+        PATH: process.env.PATH,
+        CONSIGNA_URL: service.baseUrl,
+        CLIENT_ID: credentials.clientId,
+        CLIENT_SECRET: credentials.clientSecret,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    stops.push(() => void child.kill('SIGKILL'));
+    await waitFor(() => stdout.includes('recebendo eventos'), { timeoutMs: 20_000, what: 'the command to listen' });
+    rememberSecret(/segredo do webhook[^:]*: (whsec_\S+)/.exec(stdout)?.[1]);
+    expect(stderr).toContain('Aviso: CLIENT_ID está obsoleta e deixará de ser lida; use CONSIGNA_CLIENT_ID.');
+    expect(stderr).toContain('Aviso: CLIENT_SECRET está obsoleta e deixará de ser lida; use CONSIGNA_CLIENT_SECRET.');
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 // The SDK's command for channel developers:
 //   npx @consigna/sdk listen --forward-to http://localhost:4000/webhooks
 // Credentials come from the environment: CONSIGNA_URL (default http://localhost:3000),
-// CONSIGNA_CLIENT_ID and CONSIGNA_CLIENT_SECRET (CLIENT_ID and CLIENT_SECRET also work).
+// CONSIGNA_CLIENT_ID and CONSIGNA_CLIENT_SECRET, the names the docs and examples use.
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { Consigna } from './client.ts';
@@ -20,6 +20,21 @@ local com os mesmos bytes e cabeçalhos que o serviço assinou (verifique com o 
 
 Ambiente: CONSIGNA_URL (padrão http://localhost:3000), CONSIGNA_CLIENT_ID, CONSIGNA_CLIENT_SECRET.
 Ctrl-C encerra.`;
+
+/**
+ * The names this command read before the CONSIGNA_ ones. A shell that still exports them
+ * keeps working, with a warning naming the new variable (test/examples/setting-names.test.ts
+ * allows the old names here and nowhere else).
+ */
+const LEGACY_ENV = { CONSIGNA_CLIENT_ID: 'CLIENT_ID', CONSIGNA_CLIENT_SECRET: 'CLIENT_SECRET' } as const;
+
+function setting(name: keyof typeof LEGACY_ENV): string | undefined {
+  if (process.env[name]) return process.env[name];
+  const legacy = LEGACY_ENV[name];
+  if (!process.env[legacy]) return undefined;
+  process.stderr.write(`Aviso: ${legacy} está obsoleta e deixará de ser lida; use ${name}.\n`);
+  return process.env[legacy];
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -51,14 +66,13 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Informe --forward-to com uma URL http(s), por exemplo http://localhost:4000/webhooks.\n\n${USAGE}\n`);
     return 2;
   }
-  const env = process.env;
-  const clientId = env.CONSIGNA_CLIENT_ID ?? env.CLIENT_ID;
-  const clientSecret = env.CONSIGNA_CLIENT_SECRET ?? env.CLIENT_SECRET;
+  const clientId = setting('CONSIGNA_CLIENT_ID');
+  const clientSecret = setting('CONSIGNA_CLIENT_SECRET');
   if (!clientId || !clientSecret) {
     process.stderr.write('Defina CONSIGNA_CLIENT_ID e CONSIGNA_CLIENT_SECRET (as credenciais do canal no sandbox).\n');
     return 2;
   }
-  const baseUrl = (env.CONSIGNA_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+  const baseUrl = (process.env.CONSIGNA_URL || 'http://localhost:3000').replace(/\/+$/, '');
 
   const stop = new AbortController();
   const onSignal = () => stop.abort();
