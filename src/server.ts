@@ -18,7 +18,8 @@ import { createSandboxBank } from './bank/sandbox-bank.ts';
 import { createOutbound, type OutboundOptions } from './webhooks/outbound.ts';
 import { createDeliverer, USER_AGENT } from './webhooks/delivery/deliverer.ts';
 import type { DeliveryWorker } from './webhooks/delivery/worker.ts';
-import { serveControlSocket } from './db/backup.ts';
+import { backupControl } from './db/backup.ts';
+import { serveControlSocket, type ControlHandler } from './db/control-socket.ts';
 import { activeTracer, inSpan, SpanKind, startTracing } from './observability/tracing.ts';
 
 export interface Roles {
@@ -128,6 +129,10 @@ export async function openContext(
 export async function startRoles(
   ctx: Context & { release(): Promise<void>; embeddedDataDir?: string },
   roles: Roles,
+  options: {
+    /** Commands the control socket takes besides `backup` (the CLI's `channels`). */
+    control?: Record<string, ControlHandler>;
+  } = {},
 ): Promise<Running> {
   const stoppers: Array<() => Promise<void>> = [];
   // Before anything that makes spans; flushed after everything else has stopped.
@@ -143,8 +148,12 @@ export async function startRoles(
         ctx.log,
       )
     : undefined;
-  // The embedded database can only be read by this process: `consigna backup` asks it.
-  if (ctx.embeddedDataDir && roles.listen !== false) stoppers.push(await serveControlSocket(ctx.embeddedDataDir, ctx.database));
+  // The embedded database can only be opened by this process: `consigna backup` and
+  // `consigna channels …` ask it through the control socket.
+  if (ctx.embeddedDataDir && roles.listen !== false) {
+    const handlers = { backup: backupControl(ctx.database), ...options.control };
+    stoppers.push(await serveControlSocket(ctx.embeddedDataDir, handlers, ctx.log));
+  }
   let app: App | undefined;
   let url: string | undefined;
   let worker: DeliveryWorker | undefined;

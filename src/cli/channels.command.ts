@@ -1,10 +1,12 @@
 // `consigna channels …`: the arguments are read into a request (files read here, by the
 // operator's process), and the request runs against a context: the command's own, or,
 // while an embedded service holds the data folder, the running service's (asked over its
-// control socket, which runs `executeChannels` and sends back the text to print).
+// control socket, src/db/control-socket.ts, it runs `executeChannels` and sends back the
+// text to print).
 import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
 import type { Config } from '../config/config.ts';
 import type { Context } from '../context.ts';
 import { openContext } from '../server.ts';
@@ -23,6 +25,8 @@ import {
 import { channelsHealth, type ChannelHealth } from '../webhooks/webhooks.service.ts';
 import { getBrand, putBrand, removeBrand, type BrandResource } from '../brand/brand.service.ts';
 import { AppError } from '../errors.ts';
+import { DataDirBusyError } from '../db/data-dir-lock.ts';
+import { askControlSocket, hasControlSocket } from '../db/control-socket.ts';
 
 const SUBCOMMANDS: readonly ChannelsRequest['sub'][] = [
   'create',
@@ -66,15 +70,43 @@ export const ChannelsRequestSchema = Type.Object(
 );
 export type ChannelsRequest = Static<typeof ChannelsRequestSchema>;
 
+/** How long the CLI waits for a running service to carry out a command. */
+const RUNNING_SERVICE_TIMEOUT_MS = 60_000;
+
 export async function runChannelsCommand(config: Config, argv: string[]): Promise<number> {
   const request = await parseChannelsArgs(argv);
-  const ctx = await openContext(config, { log: commandLogger() });
+  let ctx: Awaited<ReturnType<typeof openContext>>;
+  try {
+    ctx = await openContext(config, { log: commandLogger() });
+  } catch (error) {
+    // The embedded data folder is held by a running service: it runs the command.
+    if (!(error instanceof DataDirBusyError) || !hasControlSocket(config.dataDir)) throw error;
+    console.log(await askRunningService(config.dataDir, request));
+    return 0;
+  }
   try {
     console.log(await executeChannels(ctx, request));
   } finally {
     await ctx.release();
   }
   return 0;
+}
+
+async function askRunningService(dataDir: string, request: ChannelsRequest): Promise<string> {
+  let answer: Record<string, unknown>;
+  try {
+    answer = await askControlSocket(dataDir, { channels: request }, RUNNING_SERVICE_TIMEOUT_MS);
+  } catch (error) {
+    throw new ChannelInputError((error as Error).message);
+  }
+  if (typeof answer.saida !== 'string') throw new ChannelInputError('the running service gave no answer');
+  return answer.saida;
+}
+
+/** The running service's side of the control socket: `{"channels": ChannelsRequest}` answers `{"saida": text}`. */
+export async function answerChannelsRequest(ctx: Context, payload: unknown): Promise<{ saida: string }> {
+  if (!Value.Check(ChannelsRequestSchema, payload)) throw new ChannelInputError('pedido de channels inválido');
+  return { saida: await executeChannels(ctx, payload) };
 }
 
 /** Reads and checks the arguments; everything wrong with them is said before any database is opened. */

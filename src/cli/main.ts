@@ -40,6 +40,8 @@ Channels:
   channels brand ID [--name NAME [--color #RRGGBB] [--logo FILE]] [--remove] [--json]
                                   the channel's brand on the customer's pages (shown without --name)
 
+  With the embedded database, while the service runs, these are carried out by it (data/control.sock).
+
 Links:
   links consent LINK_ID [--json]  the customer's consent to the bank query: text and version,
                                   time, IP and user agent (evidence for the bank)

@@ -14,7 +14,10 @@ export async function runServe(config: Config, roles: Roles, options: { demo: bo
       const issued = await ensureDemoChannel(ctx);
       if (issued) printCredentials(issued, false, 'Demo channel created (printed only this once).');
     }
-    running = await startRoles(ctx, roles);
+    running = await startRoles(ctx, roles, {
+      // `consigna channels …` while this process holds the embedded data folder; loaded on first use.
+      control: { channels: async (payload) => (await import('./channels.command.ts')).answerChannelsRequest(ctx, payload) },
+    });
   } catch (error) {
     await ctx.release();
     throw error;

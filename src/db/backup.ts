@@ -1,15 +1,14 @@
 // Backups of the embedded database (README "Backups"): `consigna backup FILE` writes the
-// data folder as one gzipped tar, from the running service (asked over a socket in the
-// data folder: only one process may open it) or, with the service stopped, by opening it;
-// `consigna restore FILE` unpacks one into an empty data folder. The master key is not in
-// the backup: keep master.key (or CONSIGNA_MASTER_KEY) apart from it, and restore with it.
+// data folder as one gzipped tar, from the running service (asked over its control
+// socket, control-socket.ts: only one process may open the folder) or, with the service
+// stopped, by opening it; `consigna restore FILE` unpacks one into an empty data folder.
+// The master key is not in the backup: keep master.key (or CONSIGNA_MASTER_KEY) apart
+// from it, and restore with it.
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type { Database } from './database.ts';
 import { OwnerOnlyNodeFS } from './data-dir-permissions.ts';
-
-export const CONTROL_SOCKET = 'control.sock';
+import { askControlSocket, type ControlHandler } from './control-socket.ts';
 
 export class BackupError extends Error {}
 
@@ -29,69 +28,22 @@ export async function writeBackup(database: Database, file: string): Promise<num
   return bytes.length;
 }
 
-/**
- * The running service's side: a Unix socket in the data folder (owner only) that takes
- * one line, `{"backup":"/absolute/file"}`, and answers `{"bytes":n}` or `{"error":"…"}`.
- */
-export async function serveControlSocket(dataDir: string, database: Database): Promise<() => Promise<void>> {
-  const socketPath = path.join(dataDir, CONTROL_SOCKET);
-  fs.rmSync(socketPath, { force: true }); // left by a process that died; the data-folder lock says we own the folder
-  const server = net.createServer((socket) => {
-    let input = '';
-    socket.setEncoding('utf8');
-    socket.on('error', () => undefined);
-    socket.on('data', (chunk: string) => {
-      input += chunk;
-      if (input.length > 8192) return socket.destroy();
-      if (!input.includes('\n')) return;
-      const answer = (value: unknown) => socket.end(`${JSON.stringify(value)}\n`);
-      let request: { backup?: unknown };
-      try {
-        request = JSON.parse(input.slice(0, input.indexOf('\n'))) as { backup?: unknown };
-      } catch {
-        return answer({ error: 'pedido inválido' });
-      }
-      if (typeof request.backup !== 'string' || !path.isAbsolute(request.backup)) return answer({ error: 'caminho inválido' });
-      writeBackup(database, request.backup).then(
-        (bytes) => answer({ bytes }),
-        (error: Error) => answer({ error: error.message }),
-      );
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, () => resolve());
-  });
-  fs.chmodSync(socketPath, 0o600);
-  return () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      fs.rmSync(socketPath, { force: true });
-    });
-}
+/** The running service's side (control-socket.ts): `{"backup":"/absolute/file"}` answers `{"bytes":n}`. */
+export const backupControl =
+  (database: Database): ControlHandler =>
+  async (file) => {
+    if (typeof file !== 'string' || !path.isAbsolute(file)) throw new BackupError('caminho inválido');
+    return { bytes: await writeBackup(database, file) };
+  };
 
 /** The CLI's side, while the service runs: asks it for the backup. */
-export function requestBackup(dataDir: string, file: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(path.join(dataDir, CONTROL_SOCKET));
-    let output = '';
-    socket.setEncoding('utf8');
-    socket.setTimeout(120_000, () => socket.destroy(new BackupError('the service did not answer within 2 minutes')));
-    socket.on('connect', () => socket.write(`${JSON.stringify({ backup: path.resolve(file) })}\n`));
-    socket.on('data', (chunk: string) => (output += chunk));
-    socket.on('error', (error) =>
-      reject(new BackupError(`cannot reach the running service through ${CONTROL_SOCKET}: ${error.message}`)),
-    );
-    socket.on('end', () => {
-      try {
-        const answer = JSON.parse(output) as { bytes?: number; error?: string };
-        if (answer.error !== undefined) reject(new BackupError(answer.error));
-        else resolve(answer.bytes ?? 0);
-      } catch {
-        reject(new BackupError('the service gave no answer'));
-      }
-    });
-  });
+export async function requestBackup(dataDir: string, file: string): Promise<number> {
+  try {
+    const answer = await askControlSocket(dataDir, { backup: path.resolve(file) }, 120_000);
+    return typeof answer.bytes === 'number' ? answer.bytes : 0;
+  } catch (error) {
+    throw new BackupError((error as Error).message);
+  }
 }
 
 /** Unpacks a backup into `dataDir`, which must be empty or absent. */

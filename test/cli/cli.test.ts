@@ -185,7 +185,7 @@ describe('consigna CLI (embedded database)', () => {
     return { child, output: () => output };
   }
 
-  it('says clearly that the data folder is busy while the service runs', async () => {
+  it('says clearly that the data folder is busy while the service runs (commands other than channels)', async () => {
     const { child, output: printed } = await serveDemo(dataDir);
     const output = printed();
     // --demo creates its channel once per installation, even when others exist.
@@ -198,7 +198,9 @@ describe('consigna CLI (embedded database)', () => {
     expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=160', '--liftoff-only']));
     expect(argv).not.toContain('--initial-old-space-size=120');
 
-    const busy = await consigna(['channels', 'list']);
+    // Channels go through the running service (channels-running.test.ts); other commands say it is busy.
+    expect((await consigna(['channels', 'list'])).stdout).toContain('Canal de demonstração');
+    const busy = await consigna(['status']);
     expect(busy.code).toBe(1);
     expect(busy.stderr).toMatch(/data folder .* is in use by another Consigna process \(pid \d+\)/);
     expect(busy.stderr).not.toMatch(/\n\s+at /);
