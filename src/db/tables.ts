@@ -6,7 +6,7 @@ type Timestamp = ColumnType<Date, Date, Date>;
 
 // The values a status column may hold. The rules that move them live with their
 // domain: src/links/link-states.ts, src/proposals/states.ts, and the delivery engine
-// (src/webhooks/delivery/attempts.ts).
+// (src/webhooks/delivery/retry-policy.ts and its sql/).
 export type LinkStatus = 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
 export const PROPOSAL_STATUSES = [
   'CRIADA',

@@ -18,7 +18,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { DB } from '../../db/database.ts';
 import type { Logger } from '../../observability/logger.ts';
-import type { AttemptResult } from './attempts.ts';
+import type { AttemptResult } from './types.ts';
 
 // Channel health is written at most this often per worker.
 const HEALTH_FLUSH_MS = 100;
