@@ -202,6 +202,12 @@ export interface DeliveryChannelsTable {
 export interface DeliveryWorkersTable {
   id: string;
   seen_at: Timestamp;
+  /** The worker's attempt pool at its last heartbeat (attempt-pool.ts). */
+  slots_busy: Generated<number>;
+  slots_slow: Generated<number>;
+  requests_slow: Generated<number>;
+  slow_oldest_seconds: Generated<number>;
+  channels_slow: Generated<number>;
 }
 
 export interface InboxesTable {

@@ -2,7 +2,7 @@
 // channel's run of failures and containment here, its last probe. The rules are
 // dispatch-policy.ts's.
 import type { AttemptResult } from './types.ts';
-import { afterAttempt, freeSlots, mayStart, probeWait, shareOfSlots, type SlotView } from './dispatch-policy.ts';
+import { afterAttempt, mayStart, probeWait, shareOfSlots, type SlotView } from './dispatch-policy.ts';
 
 export class ChannelSlots implements SlotView {
   readonly concurrency: number;
@@ -33,10 +33,6 @@ export class ChannelSlots implements SlotView {
 
   get inFlight(): number {
     return this.inFlightCount;
-  }
-
-  free(): number {
-    return freeSlots(this);
   }
 
   /** May one more of this channel's attempts start, `startedNow` having just been started? */

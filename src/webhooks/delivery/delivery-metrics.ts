@@ -7,9 +7,12 @@ import type { Context } from '../../context.ts';
 import type { DB } from '../../db/database.ts';
 import { liveLeases } from './sql/live-leases.ts';
 import type { AttemptResult, ClaimedDelivery } from './types.ts';
+import type { PoolSnapshot } from './attempt-pool.ts';
 
 export interface DeliveryMetrics {
   observeAttempt(claimed: ClaimedDelivery, result: AttemptResult): void;
+  /** Where the slot gauges read this process's worker (without one they read 0). */
+  watchPool(probe: () => PoolSnapshot): void;
 }
 
 const byRegistry = new WeakMap<Registry, DeliveryMetrics>();
@@ -112,6 +115,39 @@ function createDeliveryMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config
     },
   });
 
+  // This process's worker: its slots, and the requests past the slow threshold (attempt-pool.ts).
+  let poolProbe: (() => PoolSnapshot) | undefined;
+  const poolGauge = (name: string, help: string, read: (pool: PoolSnapshot) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(poolProbe ? read(poolProbe()) : 0);
+      },
+    });
+  poolGauge(
+    'consigna_webhook_slots_in_use',
+    "Worker slots held by requests answering now (this process's worker).",
+    (p) => p.busy,
+  );
+  poolGauge('consigna_webhook_slots_slow', "Of those, held by slow channels' requests.", (p) => p.slowBusy);
+  poolGauge(
+    'consigna_webhook_requests_slow',
+    'Requests past CONSIGNA_WORKER_SLOW_AFTER_MS: still open, holding a socket and no slot.',
+    (p) => p.slowHeld,
+  );
+  poolGauge(
+    'consigna_webhook_requests_slow_oldest_seconds',
+    'How long the oldest slow request has been open.',
+    (p) => p.oldestSlowMs / 1000,
+  );
+  poolGauge(
+    'consigna_webhook_channels_slow',
+    'Channels with a request past the slow threshold and no answer in time since.',
+    (p) => p.slowChannels,
+  );
+
   // The label children are made once: prom-client would otherwise make a closure per observation.
   const attemptsBy = {
     ENTREGUE: attempts.labels({ outcome: 'ENTREGUE' }),
@@ -121,6 +157,9 @@ function createDeliveryMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config
   const attemptSeconds = attemptLatency.labels({});
   const deliveredSeconds = eventToDelivery.labels({});
   return {
+    watchPool(probe) {
+      poolProbe = probe;
+    },
     observeAttempt(claimed, result) {
       attemptsBy[result.status].inc();
       attemptSeconds.observe(result.latencyMs / 1000);

@@ -2,8 +2,9 @@
 // worker's slots (SlotView; channel-slots.ts keeps the state, dispatch-stage.ts applies
 // the rules to the buffer).
 //
-// - The pool: a worker has `concurrency` attempt slots; what counts against them is
-//   decided here (freeSlots).
+// - The pool: a worker has `concurrency` attempt slots, held by the requests answering
+//   now; one not answered within the slow threshold lets go of its slot (mayTakeSlot,
+//   attempt-pool.ts keeps the state).
 // - Each channel's share: a channel's cap (CONSIGNA_WORKER_MAX_IN_FLIGHT_PER_CHANNEL) is
 //   shared by the workers alive (worker-registry.ts), each sending at most cap ÷ workers
 //   of its attempts at once, so together they never exceed it; and at most half of a
@@ -24,8 +25,6 @@ export const PROBE_INTERVAL_MS = 1000;
 export interface SlotView {
   /** The worker's attempt slots (CONSIGNA_WORKER_CONCURRENCY). */
   readonly concurrency: number;
-  /** Attempts under way, every channel together. */
-  readonly inFlight: number;
   /** Attempts of one channel that may be under way at once (shareOfSlots). */
   readonly share: number;
   sendingOf(channelId: string): number;
@@ -35,11 +34,6 @@ export interface SlotView {
 /** A channel's share of one worker's slots: its cap split among the workers alive, half the slots at most, one at least. */
 export function shareOfSlots(cap: number, workersAlive: number, concurrency: number): number {
   return Math.max(1, Math.min(Math.floor(cap / Math.max(1, workersAlive)), Math.floor(concurrency / 2)));
-}
-
-/** Attempts that may start now, every channel together. */
-export function freeSlots(slots: SlotView): number {
-  return slots.concurrency - slots.inFlight;
 }
 
 /** May one more of this channel's attempts start, `startedNow` having just been started? A contained channel: one at a time. */
@@ -73,4 +67,51 @@ export function afterAttempt(run: FailureRun, delivered: boolean, containAfter: 
  */
 export function keptForProbe(sending: number): number {
   return sending === 0 ? 1 : 0;
+}
+
+export interface PoolLimits {
+  /** Slots: attempts answering at once. */
+  concurrency: number;
+  /** An attempt not answered by then stops holding its slot. */
+  slowAfterMs: number;
+  /** Attempts past slowAfterMs kept at once (each holds a socket, not a slot). */
+  maxSlow: number;
+  /** Slots kept for channels with nothing under way here. */
+  reserve: number;
+  /** Slots that slow channels' attempts may hold together. */
+  slowShare: number;
+}
+
+export function poolLimits(concurrency: number, slowAfterMs: number): PoolLimits {
+  return {
+    concurrency,
+    slowAfterMs,
+    maxSlow: 8 * concurrency,
+    reserve: Math.floor(concurrency / 4),
+    slowShare: Math.max(1, Math.floor(concurrency / 4)),
+  };
+}
+
+/** What the slot decision reads. */
+export interface SlotState {
+  /** Slots held now, plus those given out in the current round. */
+  busy: number;
+  /** Of those, held by slow channels' attempts. */
+  slowBusy: number;
+  /** Attempts past slowAfterMs, holding no slot. */
+  slowHeld: number;
+  /** This channel's attempts under way here (slot or not, given out this round included). */
+  channelUnderWay: number;
+  channelSlow: boolean;
+}
+
+/** May one more attempt of this channel take a slot now? */
+export function mayTakeSlot(limits: PoolLimits, s: SlotState): boolean {
+  if (s.busy >= limits.concurrency) return false;
+  if (s.channelSlow) {
+    // Its attempt would hang again: only while it can be let go of in time, and within the share.
+    if (s.slowBusy >= limits.slowShare || s.slowHeld >= limits.maxSlow) return false;
+  }
+  if (s.busy >= limits.concurrency - limits.reserve && (s.channelUnderWay > 0 || s.channelSlow)) return false;
+  return true;
 }

@@ -11,7 +11,8 @@ import { ChannelSlots } from './channel-slots.ts';
 import { AttemptRate } from './attempt-rate.ts';
 import { ClaimBuffer } from './claim-buffer.ts';
 import type { Deliverer } from './deliverer.ts';
-import { keptForProbe } from './dispatch-policy.ts';
+import { keptForProbe, poolLimits } from './dispatch-policy.ts';
+import { AttemptPool, type PoolSnapshot } from './attempt-pool.ts';
 import { outcome } from './retry-policy.ts';
 import { openedSecrets } from './secret-cache.ts';
 import { releaseClaims } from './sql/release-claims.ts';
@@ -54,10 +55,14 @@ export interface DispatchEvents {
   contained(channelId: string): void;
   /** An attempt's slot is free again (after its result, or a fault of ours). */
   ended(channelId: string): void;
+  /** Slots were let go of by requests past the slow threshold (attempt-pool.ts). */
+  released(): void;
 }
 
 export class Dispatcher {
   readonly slots: ChannelSlots;
+  /** Which attempts hold one of the `concurrency` slots (the others are slow: a socket each). */
+  readonly attempts: AttemptPool;
   readonly buffer: ClaimBuffer;
   readonly paces = new ChannelPace();
   readonly rate = new AttemptRate();
@@ -66,6 +71,8 @@ export class Dispatcher {
   private readonly attempt: (claimed: ClaimedDelivery) => Promise<AttemptResult>;
   private stopping = false;
   private idle: (() => void) | undefined;
+  private releaseTimer: NodeJS.Timeout | undefined;
+  private releaseAt = Number.POSITIVE_INFINITY;
 
   constructor(deps: StageDeps & AttemptDeps, events: DispatchEvents) {
     const { concurrency, leaseSeconds, deliveryTimeoutMs, maxInFlightPerChannel, containAfter } = deps.config.worker;
@@ -73,6 +80,7 @@ export class Dispatcher {
     this.events = events;
     this.attempt = attempter(deps);
     this.slots = new ChannelSlots({ cap: maxInFlightPerChannel, concurrency, containAfter });
+    this.attempts = new AttemptPool(poolLimits(concurrency, deps.config.worker.slowAfterMs));
     // A buffered row must start early enough for its attempt (≤ one timeout) and the
     // recording of its result to end inside its lease: one that waited longer (slow
     // receivers filling every slot) is given back instead. The configuration keeps the
@@ -85,10 +93,19 @@ export class Dispatcher {
     const { slots, buffer } = this;
     return {
       concurrency: slots.concurrency,
-      inFlight: slots.inFlight,
+      inFlight: this.attempts.busy,
       rate: this.rate.perSecond,
-      startable: buffer.size - buffer.waiting(slots.mayStart),
+      startable: buffer.size - buffer.waiting(this.mayStart),
     };
+  }
+
+  /** May one more of this channel's attempts start now: its share, then a slot. */
+  readonly mayStart = (channelId: string, startedNow = 0): boolean =>
+    this.slots.mayStart(channelId, startedNow) && this.attempts.round()(channelId, this.slots.sendingOf(channelId), startedNow);
+
+  /** The slots now, and the requests past the slow threshold (metrics, heartbeat). */
+  poolSnapshot(): PoolSnapshot {
+    return this.attempts.snapshot(Date.now());
   }
 
   /** The channels this worker knows (seen lately, buffered, or being sent), and each as the claim rules see it. */
@@ -112,9 +129,32 @@ export class Dispatcher {
   /** Starts buffered deliveries while slots are free; gives back rows that waited too long. */
   dispatch(): void {
     if (this.stopping) return;
-    const { ready, stale } = this.buffer.take(this.slots.free(), this.slots.mayStart);
+    const { slots, attempts } = this;
+    const round = attempts.round();
+    const { ready, stale } = this.buffer.take(
+      attempts.free,
+      (channelId, here) => slots.mayStart(channelId, here) && round(channelId, slots.sendingOf(channelId), here),
+    );
     for (const claimed of ready) void this.run(claimed);
     if (stale.length > 0) void this.giveBack(stale);
+    this.armRelease();
+  }
+
+  /** Wakes when the oldest slot holder passes the slow threshold, to let go of its slot. */
+  private armRelease(): void {
+    const at = this.attempts.nextReleaseAt();
+    if (at === undefined || at >= this.releaseAt || this.stopping) return;
+    clearTimeout(this.releaseTimer);
+    this.releaseAt = at;
+    this.releaseTimer = setTimeout(
+      () => {
+        this.releaseAt = Number.POSITIVE_INFINITY;
+        if (this.attempts.release(Date.now()) > 0) this.events.released();
+        this.armRelease();
+      },
+      Math.max(0, at - Date.now()),
+    );
+    this.releaseTimer.unref();
   }
 
   /**
@@ -134,6 +174,7 @@ export class Dispatcher {
   /** No attempt starts from now on. */
   stop(): void {
     this.stopping = true;
+    clearTimeout(this.releaseTimer);
   }
 
   /** After stop: gives back what never started, and waits for the attempts under way to end. */
@@ -146,6 +187,7 @@ export class Dispatcher {
   private async run(claimed: ClaimedDelivery): Promise<void> {
     this.slots.started(claimed.channelId);
     const startedAt = Date.now();
+    this.attempts.started(claimed, claimed.channelId, startedAt);
     try {
       const result = await this.attempt(claimed);
       this.events.result(claimed, result);
@@ -159,6 +201,7 @@ export class Dispatcher {
       this.deps.log.error({ err: error, deliveryId: claimed.id }, 'delivery attempt crashed');
     } finally {
       this.slots.ended(claimed.channelId);
+      this.attempts.ended(claimed, Date.now());
       this.rate.finished();
       this.paces.finished(claimed.channelId, Date.now() - startedAt);
       this.events.ended(claimed.channelId);

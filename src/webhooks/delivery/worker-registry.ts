@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import { uuidv7 } from '../../crypto/random.ts';
 import type { StageDeps } from './types.ts';
+import type { PoolSnapshot } from './attempt-pool.ts';
 
 /** A worker not seen for this long is no longer counted. */
 const ALIVE_SECONDS = 6;
@@ -22,13 +23,14 @@ const HEARTBEAT_MS = 2000;
 export async function joinWorkers(
   deps: Pick<StageDeps, 'db' | 'clock' | 'log' | 'config'>,
   counted: (alive: number) => void,
+  pool: () => PoolSnapshot,
 ): Promise<{ stop(): void; leave(): Promise<void> }> {
   const workerId = uuidv7(Date.now());
   const cap = deps.config.worker.maxInFlightPerChannel;
   let warnedCap = false;
   const beat = async () => {
     try {
-      const alive = await heartbeat(deps.db, workerId, deps.clock.now());
+      const alive = await heartbeat(deps.db, workerId, deps.clock.now(), pool());
       counted(alive);
       if (alive > cap && !warnedCap) {
         warnedCap = true;
@@ -51,12 +53,16 @@ export async function joinWorkers(
   };
 }
 
-/** Records this worker as alive and returns how many workers are (itself included). */
-export async function heartbeat(db: DB, workerId: string, now: Date): Promise<number> {
+/** Records this worker as alive, with its slots for `consigna status`, and returns how many workers are (itself included). */
+export async function heartbeat(db: DB, workerId: string, now: Date, pool: PoolSnapshot): Promise<number> {
   const { rows } = await sql<{ others: number }>`
     with beat as (
-      insert into delivery_workers (id, seen_at) values (${workerId}, ${now})
-      on conflict (id) do update set seen_at = excluded.seen_at
+      insert into delivery_workers (id, seen_at, slots_busy, slots_slow, requests_slow, slow_oldest_seconds, channels_slow)
+      values (${workerId}, ${now}, ${pool.busy}, ${pool.slowBusy}, ${pool.slowHeld}, ${Math.round(pool.oldestSlowMs / 1000)},
+              ${pool.slowChannels})
+      on conflict (id) do update set seen_at = excluded.seen_at, slots_busy = excluded.slots_busy,
+        slots_slow = excluded.slots_slow, requests_slow = excluded.requests_slow,
+        slow_oldest_seconds = excluded.slow_oldest_seconds, channels_slow = excluded.channels_slow
     ),
     gone as (delete from delivery_workers where seen_at < ${now}::timestamptz - interval '1 minute')
     select count(*)::int as others from delivery_workers

@@ -17,6 +17,7 @@ import { Dispatcher } from './dispatch-stage.ts';
 import { Recorder, recordDelay, RECORD_DELAY_MS } from './recorder.ts';
 import { Scheduler } from './scheduler.ts';
 import type { AttemptResult, ClaimedDelivery } from './types.ts';
+import type { PoolSnapshot } from './attempt-pool.ts';
 import { joinWorkers } from './worker-registry.ts';
 
 export interface WorkerHooks {
@@ -32,6 +33,8 @@ export interface DeliveryWorker {
   readonly inFlight: number;
   /** Claimed here, waiting because their channel already has its share of attempts under way. */
   readonly waitingForShare: number;
+  /** Slots held, and requests past the slow threshold (attempt-pool.ts). */
+  pool(): PoolSnapshot;
 }
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config' | 'log'> & { deliverer: Deliverer };
@@ -49,7 +52,7 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
 
   const scheduler = new Scheduler(stage, () => wake());
   const recorder = new Recorder(stage, (written) => scheduler.retriesRecorded(written));
-  const dispatcher = new Dispatcher(stage, { result, contained: () => recorder.flushHealth(), ended });
+  const dispatcher = new Dispatcher(stage, { result, contained: () => recorder.flushHealth(), ended, released: () => ended() });
   const claims = new ClaimStage(
     stage,
     { slots: dispatcher.slots, recorder },
@@ -113,9 +116,11 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
     recorder.record(attempt, recordDelay({ stopping, claimComing }));
   }
 
-  function ended(channelId: string): void {
+  /** An attempt ended (`channelId`), or slow requests let go of their slots (none). */
+  function ended(channelId?: string): void {
     // A held channel's probe ended: its next may be claimed. One held enough of: once worth it.
-    if (queue.held.has(channelId)) woken = true;
+    if (channelId === undefined) roomAgain = true;
+    else if (queue.held.has(channelId)) woken = true;
     else if (full.has(channelId) && claimPolicy.worthClaiming(view, channelId)) {
       full.delete(channelId);
       roomAgain = true;
@@ -124,7 +129,11 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
     pump();
   }
 
-  const registry = await joinWorkers(stage, (alive) => slots.workersAlive(alive));
+  const registry = await joinWorkers(
+    stage,
+    (alive) => slots.workersAlive(alive),
+    () => dispatcher.poolSnapshot(),
+  );
   const unlisten = await deps.database.listen(DELIVERIES_CHANNEL, wake, wake);
   wake();
 
@@ -134,8 +143,9 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
       return slots.inFlight;
     },
     get waitingForShare() {
-      return buffer.waiting(slots.mayStart);
+      return buffer.waiting(dispatcher.mayStart);
     },
+    pool: () => dispatcher.poolSnapshot(),
     async stop() {
       stopping = true;
       scheduler.stop();

@@ -59,6 +59,7 @@ describe('the dispatch stage', () => {
           ended.push(channelId);
           d.dispatch();
         },
+        released: () => d.dispatch(),
       },
     );
     dispatchers.push(d);
