@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { endpointHealth } from '../src/webhooks/webhooks.repository.ts';
-import { requeueFailed } from '../src/webhooks/delivery/attempts.ts';
+import { requeueFailed } from '../src/webhooks/deliveries.repository.ts';
 import { RECOVERY_BATCH } from '../src/webhooks/deliveries.service.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
 import { channelWithWebhook } from './lib/channel.ts';

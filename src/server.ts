@@ -186,6 +186,7 @@ export async function startRoles(
     ]);
     const metrics = deliveryMetricsFor(ctx, metricsFor(ctx).registry);
     const started = await startDeliveryWorker(ctx, { onAttempt: (claimed, result) => metrics.observeAttempt(claimed, result) });
+    metrics.watchPool(() => started.pool());
     stoppers.push(() => started.stop());
     worker = started;
   }

@@ -1,4 +1,4 @@
-// `consigna status`: the delivery queue, failing channels, the sweeper's last round and
+// `consigna status`: the delivery queue, failing channels, each delivery worker's slots, the sweeper's last round and
 // the database's size by table (src/operations/status.ts). With the embedded database
 // the service must be stopped (one process opens the data folder); with PostgreSQL, any time.
 import { parseArgs } from 'node:util';
@@ -29,6 +29,13 @@ export async function runStatusCommand(config: Config, argv: string[]): Promise<
       console.log(
         `failing channel ${c.canalId}  ${c.nome}  ${c.host}  ${s.contido ? `CONTAINED since ${s.contidoDesde}` : 'failing'}` +
           `  failures in a row ${s.falhasSeguidas}  last failure ${s.ultimaFalhaEm ?? '-'} (${s.ultimaFalhaMotivo ?? '?'})  pending ${s.pendentes}  failed ${s.falhas}`,
+      );
+    }
+    if (status.trabalhadores.length === 0) console.log('delivery workers: none seen in the last minute');
+    for (const w of status.trabalhadores) {
+      console.log(
+        `delivery worker ${w.id}  seen ${w.vistoEm}  slots in use ${w.vagasOcupadas} (slow channels ${w.vagasDeCanaisLentos})` +
+          `  slow requests ${w.pedidosLentos}${w.pedidosLentos > 0 ? ` (oldest ${w.lentoMaisAntigoSegundos} s)` : ''}  slow channels ${w.canaisLentos}`,
       );
     }
     const last = status.ultimaVarredura;

@@ -49,6 +49,8 @@ export interface Config {
     maxInFlightPerChannel: number;
     /** Failed attempts in a row before a channel gets one probing attempt at a time. */
     containAfter: number;
+    /** An attempt not answered by then stops holding one of the `concurrency` slots. */
+    slowAfterMs: number;
   };
   shutdownTimeoutMs: number;
   /** Budgets every channel shares in one process (docs/operations.md "Bounded work"). */
@@ -159,6 +161,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       deliveryTimeoutMs: env.CONSIGNA_DELIVERY_TIMEOUT_MS,
       maxInFlightPerChannel: env.CONSIGNA_WORKER_MAX_IN_FLIGHT_PER_CHANNEL,
       containAfter: env.CONSIGNA_WORKER_CONTAIN_AFTER,
+      slowAfterMs: env.CONSIGNA_WORKER_SLOW_AFTER_MS,
     },
     shutdownTimeoutMs: env.CONSIGNA_SHUTDOWN_TIMEOUT_MS,
     limits: {

@@ -97,6 +97,14 @@ const SERVICE = {
     maximum: 4096,
     description: "attempts in flight to one channel's endpoint, across every worker",
   }),
+  // Well under the delivery timeout: a hanging endpoint lets go of its slots within this, not
+  // after the whole timeout (docs/delivery-engine.md "Slow endpoints").
+  CONSIGNA_WORKER_SLOW_AFTER_MS: Int({
+    default: 1000,
+    minimum: 100,
+    maximum: 10_000,
+    description: 'an attempt not answered by then stops holding a worker slot; its channel is slow until it answers in time',
+  }),
   CONSIGNA_WORKER_CONTAIN_AFTER: Int({
     default: 3,
     minimum: 1,

@@ -6,7 +6,7 @@ type Timestamp = ColumnType<Date, Date, Date>;
 
 // The values a status column may hold. The rules that move them live with their
 // domain: src/links/link-states.ts, src/proposals/states.ts, and the delivery engine
-// (src/webhooks/delivery/attempts.ts).
+// (src/webhooks/delivery/retry-policy.ts and its sql/).
 export type LinkStatus = 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
 export const PROPOSAL_STATUSES = [
   'CRIADA',
@@ -202,6 +202,12 @@ export interface DeliveryChannelsTable {
 export interface DeliveryWorkersTable {
   id: string;
   seen_at: Timestamp;
+  /** The worker's attempt pool at its last heartbeat (attempt-pool.ts). */
+  slots_busy: Generated<number>;
+  slots_slow: Generated<number>;
+  requests_slow: Generated<number>;
+  slow_oldest_seconds: Generated<number>;
+  channels_slow: Generated<number>;
 }
 
 export interface InboxesTable {

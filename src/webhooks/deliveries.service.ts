@@ -8,13 +8,16 @@ import { testEvent } from '../events/event-body.ts';
 import { requireWebhook } from './webhooks.service.ts';
 import { signingSecrets } from './signature.ts';
 import type { Deliverer } from './delivery/deliverer.ts';
-import { claimForResend, outcome, recordResults, requeueFailed } from './delivery/attempts.ts';
+import { outcome } from './delivery/retry-policy.ts';
+import { recordResults } from './delivery/sql/record-results.ts';
 import { notify } from '../db/database.ts';
 import { DELIVERIES_CHANNEL } from '../events/outbox.ts';
 import {
+  claimForResend,
   findDeliveryRow,
   listAttemptRows,
   listDeliveryRows,
+  requeueFailed,
   type AttemptRow,
   type DeliveryFilter,
   type DeliveryRow,

@@ -4,7 +4,7 @@
 // row claimed later sits in front of it.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClaimBuffer } from '../../src/webhooks/delivery/claim-buffer.ts';
-import type { ClaimedDelivery } from '../../src/webhooks/delivery/attempts.ts';
+import type { ClaimedDelivery } from '../../src/webhooks/delivery/types.ts';
 
 const row = (channelId: string, eventAt: number): ClaimedDelivery => ({
   id: `${channelId}-${eventAt}`,

@@ -11,12 +11,12 @@ import { waitFor } from '../helpers/wait.ts';
 import { channelWith, FAST_ENV } from './support.ts';
 import { sql } from 'kysely';
 import { DELIVERIES_CHANNEL } from '../../src/events/outbox.ts';
-import type * as Attempts from '../../src/webhooks/delivery/attempts.ts';
+import type * as ClaimDue from '../../src/webhooks/delivery/sql/claim-due.ts';
 
 const claims = vi.hoisted(() => [] as Array<{ rows: number; recorded: number }>);
 
-vi.mock('../../src/webhooks/delivery/attempts.ts', async (original) => {
-  const actual = await original<typeof Attempts>();
+vi.mock('../../src/webhooks/delivery/sql/claim-due.ts', async (original) => {
+  const actual = await original<typeof ClaimDue>();
   return {
     ...actual,
     claimDue: async (...args: Parameters<typeof actual.claimDue>) => {

@@ -20,7 +20,11 @@ import { systemClock } from '../../src/clock.ts';
 import type { Config } from '../../src/config/config.ts';
 import { createChannel } from '../../src/channels/channels.service.ts';
 import { registerWebhook } from '../../src/webhooks/webhooks.service.ts';
-import { claimDue, heldBack, outcome, recordResults, releaseClaims } from '../../src/webhooks/delivery/attempts.ts';
+import { claimDue } from '../../src/webhooks/delivery/sql/claim-due.ts';
+import { recordResults } from '../../src/webhooks/delivery/sql/record-results.ts';
+import { releaseClaims } from '../../src/webhooks/delivery/sql/release-claims.ts';
+import { heldBack } from '../../src/webhooks/delivery/delivery-metrics.ts';
+import { outcome } from '../../src/webhooks/delivery/retry-policy.ts';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/db.ts';
 
 const HISTORY = 10_000;

@@ -9,7 +9,7 @@ import { receiverPool } from '../helpers/receiver.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { FAST_ENV, channelWith, listDeliveries, proposalLink, type Delivery } from './support.ts';
 import { createLinkVia, VALID_CPFS } from '../helpers/links.ts';
-import { recordResults } from '../../src/webhooks/delivery/attempts.ts';
+import { recordResults } from '../../src/webhooks/delivery/sql/record-results.ts';
 import type { AttemptResource } from '../../src/webhooks/deliveries.service.ts';
 
 let service: TestService;

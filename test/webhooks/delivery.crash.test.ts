@@ -16,7 +16,7 @@ import { waitFor } from '../helpers/wait.ts';
 import { createLinkVia } from '../helpers/links.ts';
 import { recordEvent } from '../../src/events/outbox.ts';
 import { proposalEvent } from '../../src/events/event-body.ts';
-import { claimDue } from '../../src/webhooks/delivery/attempts.ts';
+import { claimDue } from '../../src/webhooks/delivery/sql/claim-due.ts';
 import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.ts';
 import { FAST_ENV, channelWith, listDeliveries, proposalLink, signedWith, simulate } from './support.ts';
 

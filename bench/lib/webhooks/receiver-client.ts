@@ -25,7 +25,7 @@ async function call<T>(url: string, method: 'GET' | 'POST', body?: unknown): Pro
   return (await response.json()) as T;
 }
 
-export const resetReceiver = (base: string, secret: string): Promise<unknown> => call(`${base}/__reset`, 'POST', { secret });
+export const resetReceiver = (base: string, secret?: string): Promise<unknown> => call(`${base}/__reset`, 'POST', { secret });
 export const receiverCount = (base: string): Promise<ReceiverCount> => call(`${base}/__count`, 'GET');
 export const receiverArrivals = (base: string): Promise<ReceiverArrivals> => call(`${base}/__arrivals`, 'GET');
 

@@ -7,9 +7,8 @@
 // (2xx). Then its backlog drains at full speed again. A hanging endpoint would
 // otherwise hold its share of every worker's slots for a timeout per attempt, and
 // one answering 503 at once would take as much of the machine as a healthy one
-// (measured: beside a burst of 2,000 events to a 503 endpoint, another channel's
-// p95 went from 4.8 to 13–40 ms on 2 cores); contained, either costs one attempt
-// at a time, and its own server is not hammered while it recovers.
+// (docs/delivery-engine.md); contained, either costs one attempt at a time, and its
+// own server is not hammered while it recovers.
 //
 // Workers fold their attempts into a summary per channel and write the summaries
 // every HEALTH_FLUSH_MS in one statement (not in the claim: the state is advisory,
@@ -18,7 +17,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { DB } from '../../db/database.ts';
 import type { Logger } from '../../observability/logger.ts';
-import type { AttemptResult } from './attempts.ts';
+import type { AttemptResult } from './types.ts';
 
 // Channel health is written at most this often per worker.
 const HEALTH_FLUSH_MS = 100;
@@ -196,8 +195,7 @@ export class HealthWriter {
         void this.flush();
       }
       // Attempts that ended meanwhile wait for the next round, HEALTH_FLUSH_MS later: written
-      // back to back, a drain of 20,000 events made two health statements every ~100
-      // deliveries, more than its claims (measured: PostgreSQL's CPU per delivery doubled).
+      // back to back, a drain made more health statements than claims.
       else if (this.ledger.size > 0) this.schedule();
     });
     return this.writing;

@@ -1,11 +1,10 @@
 // How fast each channel's endpoint answers, as this worker sees it: how many of its
-// rows are worth claiming ahead of its attempts (worker.ts, claimLimits).
+// rows are worth claiming ahead of its attempts (claim-policy.ts, aheadOf).
 //
 // Read off each attempt's duration, not off a count of attempts ended: a slow
 // endpoint's attempts end in waves (a share of them every few seconds), and a count
-// over a short window read such a wave as a fast endpoint (measured: with an endpoint
-// answering after 9 s, rows claimed ahead 190 at a time, each waiting 9 s for a slot
-// with its attempt already counted).
+// over a short window read such a wave as a fast endpoint, claiming its rows far ahead
+// of any free slot.
 
 // Weight of the newest attempt in the moving average.
 const WEIGHT = 0.2;

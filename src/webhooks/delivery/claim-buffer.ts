@@ -1,7 +1,7 @@
 // Claimed deliveries waiting for an attempt slot: one queue per channel, served in
 // turns, so a channel that may not send more right now (its share of this worker's
 // slots is taken) never stands in front of another channel's rows.
-import type { ClaimedDelivery } from './attempts.ts';
+import type { ClaimedDelivery } from './types.ts';
 
 interface Waiting {
   row: ClaimedDelivery;

@@ -4,10 +4,15 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
-import { heldBack, type AttemptResult, type ClaimedDelivery } from './attempts.ts';
+import type { DB } from '../../db/database.ts';
+import { liveLeases } from './sql/live-leases.ts';
+import type { AttemptResult, ClaimedDelivery } from './types.ts';
+import type { PoolSnapshot } from './attempt-pool.ts';
 
 export interface DeliveryMetrics {
   observeAttempt(claimed: ClaimedDelivery, result: AttemptResult): void;
+  /** Where the slot gauges read this process's worker (without one they read 0). */
+  watchPool(probe: () => PoolSnapshot): void;
 }
 
 const byRegistry = new WeakMap<Registry, DeliveryMetrics>();
@@ -110,6 +115,39 @@ function createDeliveryMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config
     },
   });
 
+  // This process's worker: its slots, and the requests past the slow threshold (attempt-pool.ts).
+  let poolProbe: (() => PoolSnapshot) | undefined;
+  const poolGauge = (name: string, help: string, read: (pool: PoolSnapshot) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(poolProbe ? read(poolProbe()) : 0);
+      },
+    });
+  poolGauge(
+    'consigna_webhook_slots_in_use',
+    "Worker slots held by requests answering now (this process's worker).",
+    (p) => p.busy,
+  );
+  poolGauge('consigna_webhook_slots_slow', "Of those, held by slow channels' requests.", (p) => p.slowBusy);
+  poolGauge(
+    'consigna_webhook_requests_slow',
+    'Requests past CONSIGNA_WORKER_SLOW_AFTER_MS: still open, holding a socket and no slot.',
+    (p) => p.slowHeld,
+  );
+  poolGauge(
+    'consigna_webhook_requests_slow_oldest_seconds',
+    'How long the oldest slow request has been open.',
+    (p) => p.oldestSlowMs / 1000,
+  );
+  poolGauge(
+    'consigna_webhook_channels_slow',
+    'Channels with a request past the slow threshold and no answer in time since.',
+    (p) => p.slowChannels,
+  );
+
   // The label children are made once: prom-client would otherwise make a closure per observation.
   const attemptsBy = {
     ENTREGUE: attempts.labels({ outcome: 'ENTREGUE' }),
@@ -119,10 +157,49 @@ function createDeliveryMetrics(ctx: Pick<Context, 'database' | 'clock' | 'config
   const attemptSeconds = attemptLatency.labels({});
   const deliveredSeconds = eventToDelivery.labels({});
   return {
+    watchPool(probe) {
+      poolProbe = probe;
+    },
     observeAttempt(claimed, result) {
       attemptsBy[result.status].inc();
       attemptSeconds.observe(result.latencyMs / 1000);
       if (result.status === 'ENTREGUE') deliveredSeconds.observe(Math.max(0, (result.at.getTime() - claimed.eventAt) / 1000));
     },
   };
+}
+
+/**
+ * Read from the queue (the same on every process): channels contained now, and due
+ * deliveries not attempted because of the fairness rules, by reason: `contido` (their
+ * channel is contained: one probe at a time) and `limite` (their channel already has
+ * `cap` or more deliveries claimed, so the workers take no more of it for now: during a
+ * burst, the cap is what keeps the rest waiting).
+ */
+export async function heldBack(
+  db: DB,
+  now: Date,
+  cap: number,
+  leaseSeconds: number,
+): Promise<{ contained: number; heldContained: number; heldByCap: number }> {
+  const { rows } = await sql<{ contained: number; heldContained: number; heldByCap: number }>`
+    with contained as (
+      select h.channel_id from delivery_channels h join webhooks w on w.channel_id = h.channel_id
+      where h.contained_since is not null
+    ),
+    at_cap as (
+      -- Rows under a live lease: due within the next lease (see claimDue), per channel.
+      select w.channel_id from webhooks w
+      where ${liveLeases(sql`w.channel_id`, now, leaseSeconds)} >= ${cap}::int
+    ),
+    waiting as (
+      select d.channel_id, count(*)::int as n from deliveries d
+      where d.status = 'PENDENTE' and d.next_attempt_at <= ${now}
+        and d.channel_id in (select channel_id from contained union select channel_id from at_cap)
+      group by d.channel_id
+    )
+    select (select count(*)::int from contained) as contained,
+      coalesce((select sum(n)::int from waiting where channel_id in (select channel_id from contained)), 0) as "heldContained",
+      coalesce((select sum(n)::int from waiting where channel_id not in (select channel_id from contained)), 0) as "heldByCap"
+  `.execute(db);
+  return rows[0] ?? { contained: 0, heldContained: 0, heldByCap: 0 };
 }
