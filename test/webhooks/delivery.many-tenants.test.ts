@@ -3,6 +3,8 @@
 // slot, slow channels share a quarter of the slots, and the last quarter is kept for
 // channels with nothing under way (attempt-pool.ts). Real receivers; the hanging ones
 // accept every request and never answer.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -16,6 +18,7 @@ import { uuidv7 } from '../../src/crypto/random.ts';
 import type { DB } from '../../src/db/database.ts';
 
 /** A healthy event's bound: the time a hanging request holds its slot, plus two seconds of margin for a busy machine. */
+const run = promisify(execFile);
 const SLOW_AFTER_MS = 1000;
 const BOUND_MS = SLOW_AFTER_MS + 2000;
 
@@ -221,15 +224,30 @@ describeOnPostgres('two worker processes beside endpoints that start hanging tog
       // Both workers' 32 slots together were not enough for the hanging requests: they let go of them.
       expect(hangingReceivers.reduce((n, r) => n + r.requests.length, 0)).toBeGreaterThan(32);
       // Both report their pool through the heartbeat, for `consigna status`.
+      // Both report their slots with their heartbeat, and `consigna status` lists them.
+      const status = async () => {
+        const { stdout } = await run(process.execPath, ['bin/consigna.js', 'status', '--json'], {
+          env: { ...process.env, ...env, DATABASE_URL: database.url!, LOG_LEVEL: 'warn' },
+        });
+        return JSON.parse(stdout) as { trabalhadores: Array<Record<string, number | string>> };
+      };
       await waitFor(
-        async () =>
-          (
-            await sql<{ slow: number }>`select coalesce(sum(requests_slow), 0)::int as slow from delivery_workers`.execute(
-              admin.ctx.database.db,
-            )
-          ).rows[0]!.slow > 0,
-        { timeoutMs: 5000, what: 'slow requests in the heartbeat' },
+        async () => {
+          const { trabalhadores } = await status();
+          return trabalhadores.length === 2 && trabalhadores.some((w) => Number(w.pedidosLentos) > 0);
+        },
+        { timeoutMs: 10_000, what: 'slow requests in consigna status' },
       );
+      const { trabalhadores } = await status();
+      for (const w of trabalhadores) {
+        expect(w).toMatchObject({
+          vagasOcupadas: expect.any(Number),
+          vagasDeCanaisLentos: expect.any(Number),
+          pedidosLentos: expect.any(Number),
+          lentoMaisAntigoSegundos: expect.any(Number),
+          canaisLentos: expect.any(Number),
+        });
+      }
       for (const r of [healthyReceiver, ...hangingReceivers]) await r.close();
       for (const worker of workers) await worker.kill();
     } finally {
