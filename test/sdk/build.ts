@@ -1,8 +1,8 @@
-// The SDK's compiled package (packages/sdk/dist), as `npm ci` builds it through the
-// package's `prepare` script. Tests that use the package as a consumer would (the
-// examples, the packed tarball) rebuild it first when src/ changed since, so that
-// they never run a stale build. A directory lock keeps parallel test files from
-// building at once.
+// The SDK's compiled package (packages/sdk/dist), as `npm ci` at the repository's root
+// builds it (the root's prepare) and `npm pack` rebuilds it (the package's prepack).
+// Tests that use the package as a consumer would (the examples, the packed tarball)
+// rebuild it first when src/ changed since, so that they never run a stale build. A
+// directory lock keeps parallel test files from building (or packing) at once.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,8 +25,8 @@ const isFresh = (): boolean => {
   return fs.existsSync(built) && fs.existsSync(path.join(SDK_DIR, 'dist/openapi.d.ts')) && fs.statSync(built).mtimeMs >= inputs;
 };
 
-export async function ensureSdkBuilt(): Promise<void> {
-  if (isFresh()) return;
+/** Runs `work` while no other test process builds or packs the SDK. */
+export async function withSdkBuildLock<T>(work: () => T): Promise<T> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     try {
@@ -41,8 +41,15 @@ export async function ensureSdkBuilt(): Promise<void> {
     }
   }
   try {
-    if (!isFresh()) execFileSync(process.execPath, [path.join(SDK_DIR, 'scripts/build.mjs')], { stdio: 'pipe' });
+    return work();
   } finally {
     fs.rmSync(LOCK, { recursive: true, force: true });
   }
+}
+
+export async function ensureSdkBuilt(): Promise<void> {
+  if (isFresh()) return;
+  await withSdkBuildLock(() => {
+    if (!isFresh()) execFileSync(process.execPath, [path.join(SDK_DIR, 'scripts/build.mjs')], { stdio: 'pipe' });
+  });
 }
