@@ -15,10 +15,12 @@ import { registerLinkRoutes } from './links/links.routes.ts';
 import { registerSimulatorRoutes } from './proposals/simulator.routes.ts';
 import { registerJourneyRoutes } from './journey/journey.routes.ts';
 import { registerJourneySimulationRoutes } from './journey/simulation.routes.ts';
+import { registerExpirySimulationRoutes } from './links/expiry-simulation.routes.ts';
 import { journeyAssets } from './journey/views/assets.ts';
 import { registerEventRoutes } from './events/events.routes.ts';
 import { registerBrandRoutes } from './brand/brand.routes.ts';
 import { registerWebhookRoutes } from './webhooks/webhooks.routes.ts';
+import { registerRetrySimulationRoutes } from './webhooks/retry-simulation.routes.ts';
 import { refuseExhaustedInboxTokens, registerInboxRoutes } from './sandbox/inbox.routes.ts';
 import { registerInboxStreamRoutes } from './sandbox/inbox-stream.routes.ts';
 import { registerViewerRoutes } from './sandbox/viewer.routes.ts';
@@ -39,9 +41,11 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerLinkRoutes(app, ctx);
   registerSimulatorRoutes(app, ctx);
   registerJourneySimulationRoutes(app, ctx);
+  registerExpirySimulationRoutes(app, ctx);
   registerJourneyRoutes(app, ctx, limiter);
   registerEventRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerRetrySimulationRoutes(app, ctx);
   registerBrandRoutes(app, ctx);
   if (ctx.config.ambiente === 'SANDBOX') {
     refuseExhaustedInboxTokens(app, ctx, limiter);

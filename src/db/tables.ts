@@ -143,6 +143,8 @@ export interface WebhooksTable {
   previous_valid_until: Timestamp | null;
   criado_em: Timestamp;
   atualizado_em: Timestamp;
+  /** Sandbox: every retry waits this many seconds instead of the standard schedule (null: the schedule). */
+  intervalo_retentativa_segundos: number | null;
 }
 
 export interface ChannelBrandsTable {

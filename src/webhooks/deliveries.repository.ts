@@ -86,6 +86,7 @@ export interface ResendClaim {
   secret_sealed: Uint8Array;
   previous_secret_sealed: Uint8Array | null;
   previous_valid_until: Date | null;
+  intervalo_retentativa_segundos: number | null;
 }
 
 /**
@@ -104,7 +105,8 @@ export async function claimForResend(
     from events e, webhooks w
     where d.id = ${delivery.id} and d.channel_id = ${delivery.channelId} and d.status in ('FALHOU', 'ENTREGUE')
       and e.id = d.event_id and w.channel_id = d.channel_id
-    returning d.event_id, d.tipo, e.payload, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_valid_until
+    returning d.event_id, d.tipo, e.payload, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_valid_until,
+      w.intervalo_retentativa_segundos
   `.execute(db);
   return rows[0];
 }

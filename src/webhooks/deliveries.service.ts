@@ -169,7 +169,12 @@ export async function resendDelivery(deps: Deps, channelId: string, id: string):
     channelId,
   });
   await recordResults(deps.database.db, [
-    outcome({ id, leaseId, attempt: 1, channelId }, sent, deps.clock.now(), deps.config.retryDelaysSeconds),
+    outcome(
+      { id, leaseId, attempt: 1, channelId, retryIntervalSeconds: claimed.intervalo_retentativa_segundos },
+      sent,
+      deps.clock.now(),
+      deps.config.retryDelaysSeconds,
+    ),
   ]);
   const row = await findDeliveryRow(deps.database.db, channelId, id);
   if (!row) throw notFound('Entrega não encontrada.'); // the webhook was removed meanwhile

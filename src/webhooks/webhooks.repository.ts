@@ -60,6 +60,16 @@ export function replaceSecret(
     .executeTakeFirst();
 }
 
+/** The channel's sandbox retry interval (null: the standard schedule); false when it has no webhook. */
+export async function setRetryInterval(db: DB, channelId: string, seconds: number | null): Promise<boolean> {
+  const result = await db
+    .updateTable('webhooks')
+    .set({ intervalo_retentativa_segundos: seconds })
+    .where('channel_id', '=', channelId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** The channel whose sandbox inbox has this token hash (to accept only a channel's own inbox URL). */
 export async function channelOfInbox(db: DB, tokenHash: Buffer): Promise<string | undefined> {
   const row = await db.selectFrom('inboxes').select('channel_id').where('token_hash', '=', tokenHash).executeTakeFirst();

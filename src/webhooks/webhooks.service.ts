@@ -22,7 +22,7 @@ import { hashInboxToken, inboxTokenNamedBy, inboxTokenOf } from './inbox-address
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
 export type { WebhookRow };
 
-const noWebhook = () => notFound('Nenhum webhook registrado para este canal.');
+export const noWebhook = () => notFound('Nenhum webhook registrado para este canal.');
 
 export const PREVIOUS_SECRET_SECONDS = 24 * 3600;
 

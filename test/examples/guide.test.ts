@@ -157,7 +157,7 @@ describe('the guide’s shell sessions against a real service', () => {
     expect(outcome.stdout.trim().split('\n').at(-1)).toMatch(/^assinatura válida \(evento webhook\.teste /);
   });
 
-  it('token, link, query, journey simulation, proposal simulator, inbox and its mode, as sections 1, 2, 3, 8 and 9 show them', async () => {
+  it('token, link, query, journey simulation, proposal simulator, inbox and its mode, as sections 1, 2, 3, 8 and 10 show them', async () => {
     const token = block(
       'sh',
       'TOKEN=$(curl -s -u "$CONSIGNA_CLIENT_ID:$CONSIGNA_CLIENT_SECRET" -d grant_type=client_credentials \\\n  {base_url}/v1/oauth/token | sed',
@@ -191,5 +191,34 @@ describe('the guide’s shell sessions against a real service', () => {
       proposta: { status: 'AGUARDANDO_FORMALIZACAO' },
     });
     expect(simulated).toBe('{"status":"FORMALIZADA","alterado":true}');
+  });
+
+  it('section 9: fast retries on and off, recovery, and a link expired now', async () => {
+    const token = block(
+      'sh',
+      'TOKEN=$(curl -s -u "$CONSIGNA_CLIENT_ID:$CONSIGNA_CLIENT_SECRET" -d grant_type=client_credentials \\\n  {base_url}/v1/oauth/token | sed',
+    );
+    const fresh = await service.createChannel({ name: 'Canal das falhas' });
+    const outcome = await bash(
+      session(
+        [
+          token,
+          block('sh', 'LINK=$(curl'),
+          block('sh', 'RECEPTOR_TOKEN='),
+          block('sh', 'retentativas/simular'),
+          block('sh', 'expiracao/simular'),
+        ].join('\n'),
+      ),
+      fresh,
+    );
+    expect(outcome.stderr).toBe('');
+    expect(outcome.code).toBe(0);
+    const url = /"url":"([^"]+\/c\/[^"]+)"/.exec(outcome.stdout)![1]!;
+    rememberSecret(url.slice(url.lastIndexOf('/') + 1));
+    const lines = outcome.stdout.trim().split('\n');
+    expect(lines).toContain('{"intervalosSegundos":[5,5,5,5,5,5]}');
+    expect(lines).toContain('{"reenfileiradas":0}');
+    expect(lines).toContain(`{"intervalosSegundos":[${service.config.retryDelaysSeconds.join(',')}]}`);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ status: 'EXPIRADO' });
   });
 });

@@ -169,6 +169,14 @@ describe('every endpoint through its typed method', () => {
     const again = await consigna.simulateJourney(link.id).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(ConsignaError);
     expect(again).toMatchObject({ status: 409, code: 'jornada_concluida' });
+    // Failure paths on demand: a link expired now, fast retries on and off.
+    const expiring = await consigna.createLink({ cpf: '52998224725' });
+    rememberSecret(expiring.url.slice(expiring.url.lastIndexOf('/') + 1));
+    expect(await consigna.simulateExpiry(expiring.id)).toMatchObject({ id: expiring.id, status: 'EXPIRADO' });
+    await expect(consigna.simulateExpiry(expiring.id)).rejects.toMatchObject({ status: 409, code: 'link_expirado' });
+    expect(await consigna.simulateRetries(5)).toEqual({ intervalosSegundos: [5, 5, 5, 5, 5, 5] });
+    expect(await consigna.simulateRetries(null)).toEqual({ intervalosSegundos: [1, 1, 1, 1, 1, 1] });
+    await expect(consigna.simulateRetries(0)).rejects.toMatchObject({ status: 400, code: 'requisicao_invalida' });
 
     // The brand the customer sees on the pages: set, read, removed.
     const brand = await consigna.putBrand({ nome: 'Canal do SDK', cor: '#1a73e8' });

@@ -20,6 +20,7 @@ const row = (channelId: string, eventAt: number): ClaimedDelivery => ({
   previousValidUntil: null,
   eventAt,
   traceContext: null,
+  retryIntervalSeconds: null,
 });
 const ids = (rows: ClaimedDelivery[]) => rows.map((r) => r.id);
 const always = () => true;

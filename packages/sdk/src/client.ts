@@ -24,6 +24,7 @@ import type {
   PutWebhookInput,
   RecoverDeliveriesInput,
   RecoveryResult,
+  RetrySchedule,
   SimulatedStatus,
   SimulationResult,
   StoredEvent,
@@ -240,6 +241,21 @@ export class Consigna {
     });
   }
 
+  /**
+   * Sandbox only: `POST /v1/links/{id}/expiracao/simular`, the link expires now, as when
+   * `expiraEm` passes (no event). Only a link in CRIADO, ABERTO or EM_ANDAMENTO expires:
+   * otherwise 409 `link_expirado`, `link_finalizado` or `jornada_concluida`.
+   */
+  simulateExpiry(linkId: string, options?: CallOptions): Promise<Link> {
+    // A lost answer is not repeated: the repeat would answer 409 link_expirado.
+    return this.#send({
+      method: 'POST',
+      path: `/v1/links/${encodeURIComponent(linkId)}/expiracao/simular`,
+      retry: 'unavailable',
+      call: options,
+    });
+  }
+
   // ---- Events ----
 
   /**
@@ -351,6 +367,22 @@ export class Consigna {
    */
   recoverDeliveries(input: RecoverDeliveriesInput = { status: 'FALHOU' }, options?: CallOptions): Promise<RecoveryResult> {
     return this.#send({ method: 'POST', path: '/v1/webhooks/entregas/reenviar', body: input, retry: 'always', call: options });
+  }
+
+  /**
+   * Sandbox only: `POST /v1/webhooks/retentativas/simular`, every retry of the channel's
+   * deliveries waits `intervaloSegundos` (1 to 60) instead of the standard schedule, so a
+   * delivery reaches `FALHOU` within a minute; `null` restores the standard schedule.
+   * Answers the delays in force.
+   */
+  simulateRetries(intervaloSegundos: number | null, options?: CallOptions): Promise<RetrySchedule> {
+    return this.#send({
+      method: 'POST',
+      path: '/v1/webhooks/retentativas/simular',
+      body: { intervaloSegundos },
+      retry: 'always',
+      call: options,
+    });
   }
 
   // ---- Sandbox test inbox ----

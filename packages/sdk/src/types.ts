@@ -35,6 +35,10 @@ export type PropostaStatus = Proposta['status'];
 export type SimulateProposalInput = RequestBody<'/v1/links/{id}/proposta/simular', 'post'>;
 export type SimulatedStatus = SimulateProposalInput['status'];
 export type SimulationResult = ResponseBody<'/v1/links/{id}/proposta/simular', 'post', 200>;
+/** `intervaloSegundos`: 1 to 60, or null for the standard schedule. */
+export type SimulateRetriesInput = RequestBody<'/v1/webhooks/retentativas/simular', 'post'>;
+/** The delays before each retry now in force for the channel. */
+export type RetrySchedule = ResponseBody<'/v1/webhooks/retentativas/simular', 'post', 200>;
 
 export type PutBrandInput = RequestBody<'/v1/marca', 'put'>;
 export type Brand = ResponseBody<'/v1/marca', 'get', 200>;

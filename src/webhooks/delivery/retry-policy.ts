@@ -1,5 +1,6 @@
 // What an attempt leads to: delivered, the next retry of the schedule
-// (CONSIGNA_RETRY_DELAYS), or failed for good after MAX_ATTEMPTS (docs/rules.md §5).
+// (CONSIGNA_RETRY_DELAYS, or the channel's own interval in the sandbox), or failed for
+// good after MAX_ATTEMPTS (docs/rules.md §5).
 import { addSeconds } from '../../clock.ts';
 import type { AttemptResult, ClaimedDelivery } from './types.ts';
 
@@ -15,9 +16,18 @@ export interface SendAnswer {
   bodyTruncated?: boolean;
 }
 
-/** What an attempt leads to: delivered, the next retry of the schedule, or failed for good. */
+/**
+ * The delays between a channel's attempts: the standard schedule, or, when the channel
+ * asked for fast retries (sandbox, POST /v1/webhooks/retentativas/simular), its interval
+ * before every retry, so that all MAX_ATTEMPTS happen within a minute or so.
+ */
+export function retryDelays(retryIntervalSeconds: number | null, standard: readonly number[]): readonly number[] {
+  return retryIntervalSeconds === null ? standard : Array.from({ length: MAX_ATTEMPTS - 1 }, () => retryIntervalSeconds);
+}
+
+/** What an attempt leads to: delivered, the next retry of the channel's schedule, or failed for good. */
 export function outcome(
-  claimed: Pick<ClaimedDelivery, 'id' | 'leaseId' | 'attempt' | 'channelId'>,
+  claimed: Pick<ClaimedDelivery, 'id' | 'leaseId' | 'attempt' | 'channelId' | 'retryIntervalSeconds'>,
   result: SendAnswer,
   at: Date,
   retryDelaysSeconds: readonly number[],
@@ -36,6 +46,7 @@ export function outcome(
   const error = (result.error ?? 'falha').slice(0, 500);
   if (claimed.attempt >= MAX_ATTEMPTS) return { ...base, status: 'FALHOU', nextAttemptAt: null, error };
   // Attempt n waits the n-th delay; past the list, its last one.
-  const delay = retryDelaysSeconds[claimed.attempt - 1] ?? retryDelaysSeconds[retryDelaysSeconds.length - 1]!;
+  const delays = retryDelays(claimed.retryIntervalSeconds, retryDelaysSeconds);
+  const delay = delays[claimed.attempt - 1] ?? delays[delays.length - 1]!;
   return { ...base, status: 'PENDENTE', nextAttemptAt: addSeconds(at, delay), error };
 }

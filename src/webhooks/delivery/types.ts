@@ -21,6 +21,8 @@ export interface ClaimedDelivery {
   eventAt: number;
   /** The traceparent of the change that recorded the event (tracing on): the attempt continues it. */
   traceContext: string | null;
+  /** The channel's sandbox retry interval (retry-policy.ts, retryDelays); null: the standard schedule. */
+  retryIntervalSeconds: number | null;
 }
 
 export interface AttemptResult {

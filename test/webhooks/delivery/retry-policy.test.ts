@@ -1,10 +1,17 @@
 // What an attempt leads to (src/webhooks/delivery/retry-policy.ts): delivered on a 2xx,
-// otherwise the next retry of the schedule, and failed for good after the seventh attempt.
+// otherwise the next retry of the schedule (or of the channel's sandbox interval), and
+// failed for good after the seventh attempt.
 import { describe, expect, it } from 'vitest';
-import { MAX_ATTEMPTS, outcome } from '../../../src/webhooks/delivery/retry-policy.ts';
+import { MAX_ATTEMPTS, outcome, retryDelays } from '../../../src/webhooks/delivery/retry-policy.ts';
 
 const at = new Date('2026-11-26T12:00:00Z');
-const claimed = (attempt: number) => ({ id: 'd1', leaseId: 'l1', channelId: 'c1', attempt });
+const claimed = (attempt: number, retryIntervalSeconds: number | null = null) => ({
+  id: 'd1',
+  leaseId: 'l1',
+  channelId: 'c1',
+  attempt,
+  retryIntervalSeconds,
+});
 const DELAYS = [60, 300, 1800];
 const secondsAfter = (date: Date | null) => (date!.getTime() - at.getTime()) / 1000;
 
@@ -51,5 +58,21 @@ describe('outcome', () => {
     );
     expect(long.error).toHaveLength(500);
     expect(long).toMatchObject({ responseBody: 'y', responseTruncated: true });
+  });
+
+  it("with the channel's interval, waits it before every retry instead of the schedule, and still fails after the seventh", () => {
+    const failure = { ok: false, status: 500, latencyMs: 5, error: 'HTTP 500' };
+    const waits = [1, 2, 3, 4, 5, 6].map((n) => secondsAfter(outcome(claimed(n, 5), failure, at, DELAYS).nextAttemptAt));
+    expect(waits).toEqual([5, 5, 5, 5, 5, 5]);
+    expect(outcome(claimed(MAX_ATTEMPTS, 5), failure, at, DELAYS)).toMatchObject({ status: 'FALHOU', nextAttemptAt: null });
+    expect(outcome(claimed(2, 1), { ok: true, status: 200, latencyMs: 1 }, at, DELAYS).status).toBe('ENTREGUE');
+  });
+});
+
+describe('retryDelays', () => {
+  it('is the standard schedule without an interval, and the interval once per retry with one', () => {
+    expect(retryDelays(null, DELAYS)).toBe(DELAYS);
+    expect(retryDelays(5, DELAYS)).toEqual([5, 5, 5, 5, 5, 5]);
+    expect(retryDelays(60, [60, 300, 1800, 7200, 21600, 86400])).toHaveLength(MAX_ATTEMPTS - 1);
   });
 });

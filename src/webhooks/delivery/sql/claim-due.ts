@@ -142,6 +142,7 @@ async function claimStatement(
     previous_valid_until: Date | null;
     criado_em_ms: number;
     trace_context: string | null;
+    intervalo_retentativa_segundos: number | null;
   }>`
     with ${recording}limits as (
       select * from unnest(${[...limits.keys()]}::uuid[], ${[...limits.values()]}::int[]) as l(channel_id, n)
@@ -207,7 +208,7 @@ async function claimStatement(
       where d.id = any (array(select id from due)) and w.channel_id = d.channel_id
       returning d.id, d.channel_id, d.tentativas, d.event_id, d.tipo, w.url,
         encode(w.secret_sealed, 'hex') as secret_sealed, encode(w.previous_secret_sealed, 'hex') as previous_secret_sealed,
-        w.previous_valid_until
+        w.previous_valid_until, w.intervalo_retentativa_segundos
     ),
     taken as (
       select channel_id, count(*)::int as n from due group by channel_id
@@ -257,6 +258,7 @@ async function claimStatement(
         previousValidUntil: r.previous_valid_until,
         eventAt: r.criado_em_ms,
         traceContext: r.trace_context,
+        retryIntervalSeconds: r.intervalo_retentativa_segundos,
       })),
   };
 }
