@@ -30,7 +30,11 @@ const ReceivedEvent = Type.Object(
       description: 'null quando não foi possível verificar (veja `motivo`).',
     }),
     motivo: Type.Optional(Type.String()),
-    respondeuStatus: Type.Integer(),
+    respondeuStatus: Type.Integer({
+      description:
+        'Status com que o receptor respondeu (o `responderStatus` dele naquele momento). Numa entrega da Consigna, é o status ' +
+        'registrado na tentativa, e é ele que decide se haverá nova tentativa; o `listen` mostra este e o do seu servidor local.',
+    }),
     headers: Type.Record(Type.String(), Type.String()),
     corpo: Type.Unknown({
       description:

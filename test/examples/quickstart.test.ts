@@ -166,9 +166,15 @@ describe('the README quickstart against consigna serve --demo: listen, the examp
         .toSorted(),
     ).toEqual(['proposta.aguardando_formalizacao', 'proposta.aprovada', 'proposta.criada', 'proposta.formalizada']);
     // listen prints its line once the forward has answered, which may be after the receiver logged it.
-    await waitFor(() => /proposta\.aprovada {2}tentativa 1 {2}→ 200 {2}\d+ ms/.test(listen.output()), {
-      what: `listen's line for proposta.aprovada: ${listen.output()}`,
-    });
+    await waitFor(
+      () =>
+        /proposta\.aprovada {2}tentativa 1 {2}local → 200 {2}\d+ ms {2}\| {2}Consigna registrou 200: entregue/.test(
+          listen.output(),
+        ),
+      {
+        what: `listen's line for proposta.aprovada: ${listen.output()}`,
+      },
+    );
 
     // A delivery that does not verify is refused, and said so.
     const forged = await fetch(`http://127.0.0.1:${receiverPort}/webhooks`, {

@@ -12,7 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { Consigna, listen, verifyWebhook, type ForwardResult, type Listening } from '../../packages/sdk/src/index.ts';
+import {
+  Consigna,
+  forwardLine,
+  listen,
+  recordedAnswer,
+  verifyWebhook,
+  type ForwardResult,
+  type Listening,
+} from '../../packages/sdk/src/index.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../../packages/sdk/src/cli.ts');
 
@@ -111,6 +119,8 @@ describe('listen', () => {
 
     const linkId = await proposalEvents(consigna);
     await waitFor(() => local.arrivals.length >= 2, { what: 'two events at the local receiver' });
+    // The line comes once listen has the local answer, after the arrival.
+    await waitFor(() => l.forwards.length >= 2, { what: 'the two forwards done' });
     const expected = await payloadsOf(linkId);
     // Deliveries run concurrently: the two may arrive in either order (guide §6).
     expect(local.arrivals.map((a) => a.body.toString('utf8')).toSorted()).toEqual(expected.toSorted());
@@ -224,6 +234,71 @@ describe('listen', () => {
     await l.done;
   });
 
+  it('shows what Consigna recorded for each attempt beside the local answer: the inbox’s answer decides the retries', async () => {
+    const consigna = await newChannel();
+    const local = await localReceiver();
+    stops.push(local.close);
+    local.setStatus(204);
+    const l = await listening(consigna, local.url);
+    // The inbox answers 500 while the local server answers 204: the delivery fails at
+    // every attempt (retries 1 s apart here) and ends FALHOU.
+    await consigna.setInboxStatus(l.inbox, 500);
+    const link = await consigna.createLink({ cpf: '12345678909' });
+    rememberSecret(link.url.slice(link.url.lastIndexOf('/') + 1));
+    await consigna.simulateJourney(link.id);
+    const created = () => l.forwards.filter((f) => f.event.tipo === 'proposta.criada');
+    await waitFor(() => created().length === 7, { timeoutMs: 25_000, what: 'the seven attempts of proposta.criada' });
+    const [delivery] = (await consigna.listDeliveries({ tipo: 'proposta.criada' })).entregas;
+    await waitFor(async () => (await consigna.getDelivery(delivery!.id)).status === 'FALHOU', {
+      intervalMs: 200,
+      what: 'the delivery FALHOU',
+    });
+    const recorded = await consigna.getDelivery(delivery!.id);
+    // What each line says Consigna recorded is what Consigna's own record of the attempt holds.
+    expect(recorded.historico.map((a) => a.httpStatus)).toEqual(Array(7).fill(500));
+    expect(created().map((f) => [f.event.tentativa, f.status, f.event.respondeuStatus])).toEqual(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => [String(n), 204, 500]),
+    );
+    const lines = created().map((f) => forwardLine(f));
+    expect(lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d {2}proposta\.criada {2}tentativa 1 {2}local → 204 {2}\d+ ms {2}\| {2}Consigna registrou 500: falha, haverá nova tentativa {2}\(vale a resposta do receptor de testes, configurado para 500, não a do seu servidor\)$/,
+    );
+    expect(lines[6]).toContain('tentativa 7  local → 204');
+    expect(lines[6]).toContain('Consigna registrou 500: falha na última tentativa, entrega FALHOU');
+
+    // The other way round: the inbox answers 200, the local server 401. Consigna counts
+    // the event delivered, and never tries again, whatever the local server said.
+    await consigna.setInboxStatus(l.inbox, 200);
+    local.setStatus(401);
+    await consigna.simulateProposal(link.id, 'FORMALIZADA');
+    await waitFor(() => l.forwards.some((f) => f.event.tipo === 'proposta.formalizada'), { what: 'proposta.formalizada' });
+    const formalized = l.forwards.find((f) => f.event.tipo === 'proposta.formalizada')!;
+    expect(forwardLine(formalized)).toContain(
+      'local → 401  ' +
+        `${formalized.latencyMs} ms  |  Consigna registrou 200: entregue  (vale a resposta do receptor de testes, configurado para 200, não a do seu servidor)`,
+    );
+    // The inbox stores the event before the worker records the attempt.
+    const formalizedDelivery = async () => (await consigna.listDeliveries({ tipo: 'proposta.formalizada' })).entregas[0];
+    await waitFor(async () => (await formalizedDelivery())?.status !== 'PENDENTE', {
+      intervalMs: 200,
+      what: 'the attempt recorded',
+    });
+    expect(await formalizedDelivery()).toMatchObject({ status: 'ENTREGUE', tentativas: 1, ultimoHttpStatus: 200 });
+  }, 60_000);
+
+  it('words what Consigna recorded: a test event is never retried, and a hand-made post is no delivery', () => {
+    expect(recordedAnswer({ tipo: 'webhook.teste', tentativa: '1', respondeuStatus: 503 })).toBe(
+      'Consigna registrou 503: falha (evento de teste: sem nova tentativa)',
+    );
+    expect(recordedAnswer({ tipo: 'proposta.criada', tentativa: '6', respondeuStatus: 404 })).toBe(
+      'Consigna registrou 404: falha, haverá nova tentativa',
+    );
+    expect(recordedAnswer({ tipo: 'proposta.criada', tentativa: '2', respondeuStatus: 202 })).toBe(
+      'Consigna registrou 202: entregue',
+    );
+    expect(recordedAnswer({ tipo: 'proposta.criada', respondeuStatus: 200 })).toBeUndefined();
+  });
+
   it('replaces another registered URL only when confirmed', async () => {
     const consigna = await newChannel();
     const created = await consigna.putWebhook({ url: 'https://hooks.canal.com.br/consigna' });
@@ -304,7 +379,10 @@ describe('consigna-sdk listen (the command)', () => {
 
     const consigna = new Consigna({ baseUrl: service.baseUrl, ...credentials });
     await consigna.sendTestEvent();
-    await waitFor(() => /webhook\.teste {2}tentativa 1 {2}→ 204 {2}\d+ ms/.test(output), { what: 'the event line' });
+    await waitFor(
+      () => /webhook\.teste {2}tentativa 1 {2}local → 204 {2}\d+ ms {2}\| {2}Consigna registrou 200: entregue\n/.test(output),
+      { what: 'the event line' },
+    );
     expect(
       verifyWebhook(local.arrivals[0]!.body, local.arrivals[0]!.headers['x-service-signature'] as string, secret!).tipo,
     ).toBe('webhook.teste');
@@ -321,12 +399,21 @@ describe('consigna-sdk listen (the command)', () => {
       });
     const forged = `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`;
     expect((await post({ 'x-service-signature': forged, 'x-service-event-type': 'proposta.aprovada' })).status).toBe(200);
-    await waitFor(() => /proposta\.aprovada .*→ 204 .*⚠ assinatura INVÁLIDA: não confere com o segredo do webhook/.test(output), {
-      what: 'the warning on the forged event',
-    });
+    await waitFor(
+      () =>
+        /proposta\.aprovada .*local → 204 .*\| {2}receptor respondeu 200 \(postado direto no receptor, não é uma entrega\) {2}⚠ assinatura INVÁLIDA: não confere com o segredo do webhook/.test(
+          output,
+        ),
+      {
+        what: 'the warning on the forged event',
+      },
+    );
     expect((await post({ 'x-service-event-type': 'proposta.cancelada' })).status).toBe(200);
     await waitFor(
-      () => /proposta\.cancelada .*→ 204 .*⚠ assinatura NÃO VERIFICADA: cabeçalho X-Service-Signature ausente/.test(output),
+      () =>
+        /proposta\.cancelada .*local → 204 .*\| {2}receptor respondeu 200 .*⚠ assinatura NÃO VERIFICADA: cabeçalho X-Service-Signature ausente/.test(
+          output,
+        ),
       { what: 'the warning on the unsigned event' },
     );
     expect(local.arrivals).toHaveLength(3);

@@ -14,5 +14,5 @@ export {
 export type { DeliveryInfo, ReadRawBodyOptions, VerifyOptions, WebhookHandlerOptions } from './webhooks.ts';
 export type * from './types.ts';
 export type { paths } from './openapi.d.ts';
-export { forward, forwardLine, listen, serverSentEvents, signatureWarning } from './listen.ts';
+export { forward, forwardLine, listen, recordedAnswer, serverSentEvents, signatureWarning } from './listen.ts';
 export type { ForwardResult, ListenOptions, Listening, StreamedEvent } from './listen.ts';

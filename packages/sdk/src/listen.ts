@@ -170,19 +170,55 @@ export async function forward(options: Pick<ListenOptions, 'forwardTo' | 'forwar
   }
 }
 
+/** Attempts of one delivery (the guide's "Limites"): after the last, the delivery is FALHOU. */
+const MAX_DELIVERY_ATTEMPTS = 7;
+
+const isSuccess = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+
 /**
- * One line per event: time, type, attempt, the local answer and its latency, and a
- * warning when the inbox could not verify the signature. The event is forwarded all the
- * same (the developer may be testing exactly that), but the line must not read as a
- * genuine delivery: the local code would reject it, or worse, accept it.
+ * What Consigna recorded for this attempt, in pt-BR: the status the inbox answered
+ * (`respondeuStatus`, the status it is configured to answer) and what follows from it.
+ * That answer, not the local server's, decides whether Consigna tries again: the local
+ * server only gets a copy. Undefined for what was posted to the inbox by hand (no
+ * X-Service-Delivery-Attempt): no delivery of Consigna's.
+ */
+export function recordedAnswer(event: Pick<StreamedEvent, 'tipo' | 'tentativa' | 'respondeuStatus'>): string | undefined {
+  if (event.tentativa === undefined) return undefined;
+  const status = event.respondeuStatus;
+  if (isSuccess(status)) return `Consigna registrou ${status}: entregue`;
+  if (event.tipo === 'webhook.teste') return `Consigna registrou ${status}: falha (evento de teste: sem nova tentativa)`;
+  return Number(event.tentativa) >= MAX_DELIVERY_ATTEMPTS
+    ? `Consigna registrou ${status}: falha na última tentativa, entrega FALHOU`
+    : `Consigna registrou ${status}: falha, haverá nova tentativa`;
+}
+
+/**
+ * One line per event: time, type, attempt, the local answer and its latency, what
+ * Consigna recorded for the attempt (the inbox's answer, which decides the retries),
+ * a note when the two disagree, and a warning when the inbox could not verify the
+ * signature. The event is forwarded all the same (the developer may be testing exactly
+ * that), but the line must not read as a genuine delivery: the local code would reject
+ * it, or worse, accept it.
  */
 export function forwardLine(result: ForwardResult, at = new Date()): string {
   const { event, status, latencyMs, error } = result;
   const time = at.toTimeString().slice(0, 8);
   const answer = status !== undefined ? `${status}` : `falhou: ${error} (o servidor local está no ar?)`;
-  const line = `${time}  ${event.tipo ?? '(sem tipo)'}  tentativa ${event.tentativa ?? '?'}  → ${answer}  ${latencyMs} ms`;
+  const parts = [
+    `${time}  ${event.tipo ?? '(sem tipo)'}  tentativa ${event.tentativa ?? '?'}  local → ${answer}  ${latencyMs} ms`,
+  ];
+  const recorded = recordedAnswer(event);
+  if (recorded) {
+    parts.push(`  |  ${recorded}`);
+    if (isSuccess(status) !== isSuccess(event.respondeuStatus)) {
+      parts.push(`  (vale a resposta do receptor de testes, configurado para ${event.respondeuStatus}, não a do seu servidor)`);
+    }
+  } else {
+    parts.push(`  |  receptor respondeu ${event.respondeuStatus} (postado direto no receptor, não é uma entrega)`);
+  }
   const warning = signatureWarning(event);
-  return warning ? `${line}  ${warning}` : line;
+  if (warning) parts.push(`  ${warning}`);
+  return parts.join('');
 }
 
 /** What the inbox said of the signature when it is not valid (pt-BR), or undefined when it is. */

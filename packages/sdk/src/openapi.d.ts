@@ -4742,6 +4742,7 @@ export interface operations {
                * @example 2026-11-22T14:03:23.123Z
                */
               recebidoEm: string;
+              /** @description Status com que o receptor respondeu (o `responderStatus` dele naquele momento). Numa entrega da Consigna, é o status registrado na tentativa, e é ele que decide se haverá nova tentativa; o `listen` mostra este e o do seu servidor local. */
               respondeuStatus: number;
               tentativa?: string;
               tipo?: string;
