@@ -17,6 +17,7 @@ import { registerJourneyRoutes } from './journey/journey.routes.ts';
 import { registerJourneySimulationRoutes } from './journey/simulation.routes.ts';
 import { journeyAssets } from './journey/views/assets.ts';
 import { registerEventRoutes } from './events/events.routes.ts';
+import { registerReportRoutes } from './reports/funnel.routes.ts';
 import { registerBrandRoutes } from './brand/brand.routes.ts';
 import { registerWebhookRoutes } from './webhooks/webhooks.routes.ts';
 import { refuseExhaustedInboxTokens, registerInboxRoutes } from './sandbox/inbox.routes.ts';
@@ -41,6 +42,7 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerJourneySimulationRoutes(app, ctx);
   registerJourneyRoutes(app, ctx, limiter);
   registerEventRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerBrandRoutes(app, ctx);
   if (ctx.config.ambiente === 'SANDBOX') {
