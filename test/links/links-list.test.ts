@@ -15,7 +15,9 @@ import {
   simulateProposal,
   type MadeLink,
 } from '../helpers/link-journeys.ts';
+import { sql } from 'kysely';
 import { expireLinks } from '../../src/links/links.expiry.ts';
+import { WALK_BUDGET } from '../../src/links/links-list.repository.ts';
 import type { IssuedCredentials } from '../../src/channels/channels.service.ts';
 
 interface ListedLink {
@@ -350,5 +352,41 @@ describe('GET /v1/links while links are being created', () => {
     for (const link of before) expect(ids).toContain(link.id);
     const all = new Set((await walk(channel, { limite: 100 })).map((l) => l.id));
     expect(all).toEqual(new Set([...before, ...during].map((l) => l.id)));
+  });
+});
+
+describe('GET /v1/links with a filter that the walked index does not decide', () => {
+  it('walks a bounded number of links per page: a short page with a cursor, then the match', async () => {
+    const channel = await service.createChannel({ name: 'Canal volumoso' });
+    clock.set('2026-11-25T10:00:00.000Z');
+    const newest = clock.now();
+    // More CRIADO links of one reference than a page walks, and an older CANCELADO one.
+    const many = WALK_BUDGET + 100;
+    await sql`
+      insert into links (id, channel_id, ambiente, token_hash, cpf_sealed, cpf_hash, cpf_masked, referencia_externa, status,
+                         expira_em, criado_em, aberto_em, updated_at)
+      select gen_random_uuid(), ${channel.canalId}, 'SANDBOX', decode(md5('massa' || g), 'hex'), '\\x00'::bytea,
+             decode(md5('cpf' || g), 'hex'), '***.456.789-**', 'massa', case when g = ${many} then 'CANCELADO' else 'CRIADO' end,
+             ${newest}::timestamptz + interval '7 days' - g * interval '1 second', ${newest}::timestamptz - g * interval '1 second',
+             null, ${newest}::timestamptz
+      from generate_series(1, ${many}) as g`.execute(service.ctx.database.db);
+    const first = await page(channel, { referenciaExterna: 'massa', status: 'CANCELADO', limite: 5 });
+    expect(first.links).toEqual([]);
+    expect(first.proximoCursor).toBeDefined();
+    const second = await page(channel, {
+      referenciaExterna: 'massa',
+      status: 'CANCELADO',
+      limite: 5,
+      cursor: first.proximoCursor!,
+    });
+    expect(second.links.map((l) => l.status)).toEqual(['CANCELADO']);
+    expect(second.proximoCursor).toBeUndefined();
+    // The index decides a reference alone: full pages.
+    const plain = await page(channel, { referenciaExterna: 'massa', limite: 100 });
+    expect(plain.links).toHaveLength(100);
+    // The walk over every page sees each link once.
+    const criados = await walk(channel, { referenciaExterna: 'massa', status: 'CRIADO', limite: 100 });
+    expect(criados).toHaveLength(many - 1);
+    expect(new Set(criados.map((l) => l.id)).size).toBe(many - 1);
   });
 });
