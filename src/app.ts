@@ -18,6 +18,7 @@ import { registerJourneySimulationRoutes } from './journey/simulation.routes.ts'
 import { registerExpirySimulationRoutes } from './links/expiry-simulation.routes.ts';
 import { journeyAssets } from './journey/views/assets.ts';
 import { registerEventRoutes } from './events/events.routes.ts';
+import { registerReportRoutes } from './reports/funnel.routes.ts';
 import { registerBrandRoutes } from './brand/brand.routes.ts';
 import { registerWebhookRoutes } from './webhooks/webhooks.routes.ts';
 import { registerRetrySimulationRoutes } from './webhooks/retry-simulation.routes.ts';
@@ -44,6 +45,7 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerExpirySimulationRoutes(app, ctx);
   registerJourneyRoutes(app, ctx, limiter);
   registerEventRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerRetrySimulationRoutes(app, ctx);
   registerBrandRoutes(app, ctx);

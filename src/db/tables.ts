@@ -112,6 +112,8 @@ export interface ProposalsTable {
   valor_parcela_centavos: number;
   criada_em: Timestamp;
   updated_at: Timestamp;
+  /** Its link's criado_em, copied by the database on insert (the list's order: migration 0020). */
+  link_criado_em: ColumnType<Date, never, never>;
 }
 
 /** The sandbox bank's signing pages: the keyed hash of each signing link's token, and its proposal. */
@@ -249,6 +251,34 @@ export interface SchemaMigrationsTable {
   applied_at: Generated<Date>;
 }
 
+/**
+ * The funnel's counts (src/reports/), kept by the database's triggers (migration 0020):
+ * a channel's links by the São Paulo day they were created on, and their proposals.
+ */
+export interface LinkFunnelCounts {
+  channel_id: string;
+  dia: ColumnType<Date, never, never>;
+  criados: number;
+  abertos: number;
+  criado: number;
+  aberto: number;
+  em_andamento: number;
+  concluido: number;
+  cancelado: number;
+  expirado: number;
+}
+export interface ProposalFunnelCounts {
+  channel_id: string;
+  dia: ColumnType<Date, never, never>;
+  criada: number;
+  aguardando_formalizacao: number;
+  formalizada: number;
+  aprovada: number;
+  recusada: number;
+  cancelada: number;
+}
+type ByReference<T> = T & { referencia_externa: string };
+
 export interface Tables {
   channels: ChannelsTable;
   access_tokens: AccessTokensTable;
@@ -270,4 +300,8 @@ export interface Tables {
   inbox_events: InboxEventsTable;
   rate_limit_counters: RateLimitCountersTable;
   schema_migrations: SchemaMigrationsTable;
+  link_funnel_days: LinkFunnelCounts;
+  link_funnel_references: ByReference<LinkFunnelCounts>;
+  proposal_funnel_days: ProposalFunnelCounts;
+  proposal_funnel_references: ByReference<ProposalFunnelCounts>;
 }

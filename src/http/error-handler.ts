@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Maps a body/query field to the error code of its 400 (docs/rules.md §8). */
     fieldCodes?: Record<string, string>;
+    /** The message of a field's 400 when its code's usual one does not fit this route. */
+    fieldMessages?: Record<string, string>;
     /** Errors of this route use the OAuth body (token endpoint). */
     oauth?: boolean;
   }
@@ -31,7 +33,7 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
     const code = (field && config.fieldCodes?.[field]) ?? 'requisicao_invalida';
     const message =
       code !== 'requisicao_invalida'
-        ? messageFor(code)
+        ? ((field && config.fieldMessages?.[field]) ?? messageFor(code))
         : config.oauth && fastifyError.validationContext === 'body'
           ? OAUTH_FORM
           : describe(first, fastifyError.validationContext);

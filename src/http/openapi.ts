@@ -69,6 +69,10 @@ export async function registerOpenApi(app: App, ctx: Context): Promise<void> {
         { name: 'Links', description: 'Links de contratação e proposta.' },
         { name: 'Marca', description: 'A marca do canal nas páginas que o cliente vê: nome, logo e cor.' },
         { name: 'Eventos', description: 'Os eventos de proposta do canal, para conciliar sem depender só dos webhooks.' },
+        {
+          name: 'Relatórios',
+          description: 'O funil dos links do canal: até onde os clientes chegaram, por dia ou por referência.',
+        },
         { name: 'Webhooks', description: 'Registro, segredo, entregas e evento de teste.' },
         { name: 'Sandbox', description: 'Simulador de proposta e receptor de testes.' },
         { name: 'Operação', description: 'Saúde e prontidão do serviço.' },

@@ -1,7 +1,19 @@
 import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
 import { createLink, getLink } from './links.service.ts';
-import { createLinkSchema, getLinkSchema } from './links.schemas.ts';
+import { LIST_STATUS_MESSAGE, listLinks } from './links-list.service.ts';
+import { createLinkSchema, getLinkSchema, listLinksSchema } from './links.schemas.ts';
+
+const LIST_FIELD_CODES = {
+  cursor: 'cursor_invalido',
+  limite: 'limite_invalido',
+  status: 'status_invalido',
+  propostaStatus: 'proposta_status_invalido',
+  referenciaExterna: 'referencia_externa_invalida',
+  desde: 'desde_invalido',
+  ate: 'ate_invalido',
+};
+const LIST_FIELD_MESSAGES = { status: LIST_STATUS_MESSAGE };
 
 export function registerLinkRoutes(app: App, ctx: Context): void {
   app.post(
@@ -31,6 +43,12 @@ export function registerLinkRoutes(app: App, ctx: Context): void {
       if (!result.replayed) reply.code(201).header('location', `/v1/links/${result.link.id}`);
       return result.link;
     },
+  );
+
+  app.get(
+    '/v1/links',
+    { config: { auth: 'bearer', fieldCodes: LIST_FIELD_CODES, fieldMessages: LIST_FIELD_MESSAGES }, schema: listLinksSchema },
+    async (request) => listLinks(ctx, request.channel!.id, request.query),
   );
 
   app.get('/v1/links/:id', { config: { auth: 'bearer' }, schema: getLinkSchema }, async (request) =>

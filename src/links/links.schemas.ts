@@ -206,3 +206,67 @@ export const getLinkSchema = {
     ...bearerErrors(),
   },
 };
+
+/** GET /v1/links */
+export const listLinksSchema = {
+  tags: ['Links'],
+  summary: 'Listar os links do canal',
+  operationId: 'listarLinks',
+  description:
+    'Os links do canal, do mais recente ao mais antigo (`criadoEm`), cada um como em `GET /v1/links/{id}`: nunca traz `url`, ' +
+    'o CPF vem mascarado. Páginas por cursor, como em `GET /v1/eventos`: passe o `proximoCursor` da resposta em `cursor` para a ' +
+    'página seguinte (mais antiga); sem `proximoCursor`, acabou. Links criados enquanto você pagina aparecem no topo de uma nova ' +
+    'listagem e nunca deslocam, repetem ou pulam as páginas seguintes. O cursor vale só para o canal que o recebeu. Os filtros ' +
+    'valem juntos; com cursor, use os mesmos filtros da primeira página.',
+  security: [{ bearerAuth: [] }],
+  querystring: Type.Object({
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: '`proximoCursor` da página anterior.' })),
+    limite: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'De 1 a 100; padrão 20.' })),
+    status: Type.Optional(
+      Type.String({
+        enum: LINK_STATUS,
+        description: 'Só links neste status, como a consulta o mostra (um link vivo cujo `expiraEm` passou é `EXPIRADO`).',
+      }),
+    ),
+    propostaStatus: Type.Optional(
+      Type.String({ enum: PROPOSTA_STATUS, description: 'Só links cuja proposta está neste status.' }),
+    ),
+    referenciaExterna: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Só links com esta referência, exatamente como foi gravada (sem espaços nas pontas).',
+        examples: ['promotor-42'],
+      }),
+    ),
+    desde: Type.Optional(DateTime('Só links com `criadoEm` a partir deste instante (inclusive).')),
+    ate: Type.Optional(DateTime('Só links com `criadoEm` antes deste instante (exclusive).')),
+  }),
+  response: {
+    200: withHeaders(
+      Type.Object(
+        {
+          links: Type.Array(Link),
+          proximoCursor: Type.Optional(Type.String({ description: 'Ausente na última página.' })),
+        },
+        { additionalProperties: false },
+      ),
+      {},
+      'Uma página de links, do mais recente ao mais antigo.',
+    ),
+    400: ErrorBody(
+      [
+        'cursor_invalido',
+        'limite_invalido',
+        'status_invalido',
+        'proposta_status_invalido',
+        'referencia_externa_invalida',
+        'desde_invalido',
+        'ate_invalido',
+        'periodo_invalido',
+      ],
+      'Parâmetro inválido (o `code` diz qual), `desde` que não é anterior a `ate`, ou cursor que não veio de uma página deste canal.',
+    ),
+    ...bearerErrors(),
+  },
+};

@@ -18,6 +18,11 @@ export const FIELD_MESSAGES: Record<string, string> = {
   desde_invalido: 'Parâmetro desde inválido: use data e hora ISO 8601 com fuso, por exemplo 2026-11-22T14:00:00Z.',
   ate_invalido: 'Parâmetro ate inválido: use data e hora ISO 8601 com fuso, por exemplo 2026-11-22T15:00:00Z.',
   entregue_invalido: 'Parâmetro entregue inválido: use true ou false.',
+  proposta_status_invalido:
+    'Parâmetro propostaStatus inválido: use CRIADA, AGUARDANDO_FORMALIZACAO, FORMALIZADA, APROVADA, RECUSADA ou CANCELADA.',
+  referencia_externa_invalida: `Parâmetro referenciaExterna inválido: de 1 a 100 caracteres, ${CLEAN_TEXT_RULE}.`,
+  de_invalido: 'Parâmetro de inválido: informe um dia AAAA-MM-DD, por exemplo 2026-11-01.',
+  agrupar_por_invalido: 'Parâmetro agruparPor inválido: use dia ou referenciaExterna.',
   nome_invalido: `nome inválido: de 1 a 60 caracteres, ${VISIBLE_TEXT_RULE}, ${CLEAN_TEXT_RULE}.`,
   cor_invalida: 'cor inválida: use #RRGGBB, por exemplo #1A73E8.',
   logo_invalido: 'logo inválido: envie os bytes de uma imagem PNG, JPEG ou WebP em base64.',

@@ -15,6 +15,10 @@ import type {
   InboxEvents,
   InboxResponderStatus,
   Link,
+  LinkList,
+  ListLinksQuery,
+  Funnel,
+  FunnelQuery,
   Brand,
   PutBrandInput,
   EventList,
@@ -254,6 +258,33 @@ export class Consigna {
       retry: 'unavailable',
       call: options,
     });
+  }
+
+  /**
+   * `GET /v1/links`: the channel's links, newest first, as `getLink` returns them (never
+   * with `url`). Pass `proximoCursor` back as `cursor` for the next (older) page; a page
+   * may hold fewer than `limite` links and still have one.
+   */
+  listLinks(query: ListLinksQuery = {}, options?: CallOptions): Promise<LinkList> {
+    return this.#send({ method: 'GET', path: '/v1/links', query, retry: 'always', call: options });
+  }
+
+  /** Every link matching `query`, newest first, page by page (`limite` per request). */
+  async *links(query: Omit<ListLinksQuery, 'cursor'> = {}, options?: CallOptions): AsyncGenerator<Link> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listLinks({ ...query, ...(cursor ? { cursor } : {}) }, options);
+      yield* page.links;
+      cursor = page.proximoCursor;
+    } while (cursor);
+  }
+
+  /**
+   * `GET /v1/relatorios/funil`: how far the links created from day `de` to day `ate`
+   * (`AAAA-MM-DD`, São Paulo days, both included) got, by day or by `referenciaExterna`.
+   */
+  getFunnel(query: FunnelQuery, options?: CallOptions): Promise<Funnel> {
+    return this.#send({ method: 'GET', path: '/v1/relatorios/funil', query, retry: 'always', call: options });
   }
 
   // ---- Events ----

@@ -83,7 +83,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Listar os links do canal
+     * @description Os links do canal, do mais recente ao mais antigo (`criadoEm`), cada um como em `GET /v1/links/{id}`: nunca traz `url`, o CPF vem mascarado. Páginas por cursor, como em `GET /v1/eventos`: passe o `proximoCursor` da resposta em `cursor` para a página seguinte (mais antiga); sem `proximoCursor`, acabou. Links criados enquanto você pagina aparecem no topo de uma nova listagem e nunca deslocam, repetem ou pulam as páginas seguintes. O cursor vale só para o canal que o recebeu. Os filtros valem juntos; com cursor, use os mesmos filtros da primeira página.
+     */
+    get: operations['listarLinks'];
     put?: never;
     /**
      * Criar link de contratação
@@ -236,6 +240,26 @@ export interface paths {
      * @description Confirma que o token é válido e o canal está ativo; `dbTime` vem do banco de dados.
      */
     get: operations['confirmarToken'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/relatorios/funil': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Funil dos links do canal
+     * @description Até onde chegaram os links criados no período: criados, abertos, em andamento, concluídos (com proposta), cancelados, expirados e as propostas por status, agrupados por dia de criação ou por `referenciaExterna`. Os dias são de America/Sao_Paulo (um link criado às 02:30 UTC conta no dia anterior). Cada link conta no dia em que foi criado, pelo ponto a que chegou até agora. Período de no máximo 366 dias, `de` e `ate` inclusive.
+     */
+    get: operations['consultarFunil'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1110,6 +1134,333 @@ export interface operations {
              * @enum {string}
              */
             code: 'nao_encontrado';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  listarLinks: {
+    parameters: {
+      query?: {
+        /**
+         * @description Só links com `criadoEm` antes deste instante (exclusive).
+         * @example 2026-11-22T14:03:23.123Z
+         */
+        ate?: string;
+        /** @description `proximoCursor` da página anterior. */
+        cursor?: string;
+        /**
+         * @description Só links com `criadoEm` a partir deste instante (inclusive).
+         * @example 2026-11-22T14:03:23.123Z
+         */
+        desde?: string;
+        /** @description De 1 a 100; padrão 20. */
+        limite?: number;
+        /** @description Só links cuja proposta está neste status. */
+        propostaStatus?: 'CRIADA' | 'AGUARDANDO_FORMALIZACAO' | 'FORMALIZADA' | 'APROVADA' | 'RECUSADA' | 'CANCELADA';
+        /**
+         * @description Só links com esta referência, exatamente como foi gravada (sem espaços nas pontas).
+         * @example promotor-42
+         */
+        referenciaExterna?: string;
+        /** @description Só links neste status, como a consulta o mostra (um link vivo cujo `expiraEm` passou é `EXPIRADO`). */
+        status?: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Uma página de links, do mais recente ao mais antigo. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            links: {
+              /**
+               * Format: date-time
+               * @description Primeira abertura da URL pelo cliente.
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              abertoEm?: string;
+              /** @enum {string} */
+              ambiente: 'SANDBOX' | 'REAL';
+              /** @description Presente quando o cliente autorizou a consulta dos dados de vínculo e margem. O IP e o navegador ficam guardados como evidência, selados, e nunca aparecem aqui: a operação os exporta quando necessário. */
+              consentimento?: {
+                /**
+                 * Format: date-time
+                 * @description Quando o cliente autorizou a consulta ao banco (antes da consulta).
+                 * @example 2026-11-22T14:03:23.123Z
+                 */
+                concedidoEm: string;
+                /** @description A versão do termo de autorização que o cliente aceitou. */
+                versao: string;
+              };
+              /**
+               * @description Somente os seis dígitos do meio.
+               * @example ***.456.789-**
+               */
+              cpfMascarado: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              criadoEm: string;
+              /**
+               * Format: date-time
+               * @description Quando os dados pessoais do cliente (CPF completo, celular, nome, nascimento, e-mail, chave Pix, link de assinatura) e o que deriva do CPF (as ofertas exibidas, o registro da Idempotency-Key) foram apagados, um prazo depois de o link terminar (LGPD). Ficam o CPF mascarado, os status e a proposta.
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              dadosPessoaisRemovidosEm?: string;
+              /**
+               * Format: date-time
+               * @description criadoEm + 7 dias.
+               * @example 2026-11-22T14:03:23.123Z
+               */
+              expiraEm: string;
+              /** Format: uuid */
+              id: string;
+              /** @description Presente quando o cliente já enviou a proposta. */
+              proposta?: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T14:03:23.123Z
+                 */
+                criadaEm: string;
+                numero: number;
+                /** @enum {string} */
+                status: 'CRIADA' | 'AGUARDANDO_FORMALIZACAO' | 'FORMALIZADA' | 'APROVADA' | 'RECUSADA' | 'CANCELADA';
+              };
+              /** @description Referência do canal (até 100 caracteres). */
+              referenciaExterna?: string;
+              /**
+               * @description CRIADO → ABERTO (cliente abriu a URL) → EM_ANDAMENTO (celular confirmado) → CONCLUIDO (proposta criada no banco). CANCELADO quando a jornada termina sem proposta possível; EXPIRADO assim que `expiraEm` passa. Finais: CONCLUIDO, CANCELADO, EXPIRADO.
+               * @enum {string}
+               */
+              status: 'CRIADO' | 'ABERTO' | 'EM_ANDAMENTO' | 'CONCLUIDO' | 'CANCELADO' | 'EXPIRADO';
+              /** @description Para onde as páginas finais levam o cliente ("Voltar para <canal>"), quando o canal informou. */
+              urlRetorno?: string;
+            }[];
+            /** @description Ausente na última página. */
+            proximoCursor?: string;
+          };
+        };
+      };
+      /** @description Parâmetro inválido (o `code` diz qual), `desde` que não é anterior a `ate`, ou cursor que não veio de uma página deste canal. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "cursor_invalido",
+           *       "message": "Cursor inválido: use o proximoCursor devolvido pela página anterior.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code:
+              | 'cursor_invalido'
+              | 'limite_invalido'
+              | 'status_invalido'
+              | 'proposta_status_invalido'
+              | 'referencia_externa_invalida'
+              | 'desde_invalido'
+              | 'ate_invalido'
+              | 'periodo_invalido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
             /** @description Mensagem em pt-BR. */
             message: string;
             /** @description Igual ao cabeçalho X-Request-Id. */
@@ -4104,6 +4455,425 @@ export interface operations {
              * @enum {string}
              */
             code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  consultarFunil: {
+    parameters: {
+      query: {
+        /** @description `dia` (padrão): um grupo por dia do período, dias sem links inclusive. `referenciaExterna`: um grupo por referência, as de mais links criados primeiro (empate: ordem da referência), até `limite`; as demais somadas em `outros`, e os links sem referência em `semReferencia`. */
+        agruparPor?: 'dia' | 'referenciaExterna';
+        /** @description Último dia do período (AAAA-MM-DD), inclusive; no máximo 366 dias. */
+        ate: string;
+        /** @description Primeiro dia do período (AAAA-MM-DD, em São Paulo), inclusive. */
+        de: string;
+        /** @description Com `agruparPor=referenciaExterna`: quantas referências mostrar, de 1 a 100 (padrão 20). */
+        limite?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description O funil do período, com o total e os grupos. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "de": "2026-11-01",
+           *       "ate": "2026-11-02",
+           *       "fusoHorario": "America/Sao_Paulo",
+           *       "agruparPor": "dia",
+           *       "geradoEm": "2026-11-03T12:00:00.000Z",
+           *       "total": {
+           *         "criados": 120,
+           *         "abertos": 95,
+           *         "emAndamento": 4,
+           *         "concluidos": 41,
+           *         "cancelados": 12,
+           *         "expirados": 28,
+           *         "propostas": {
+           *           "CRIADA": 1,
+           *           "AGUARDANDO_FORMALIZACAO": 6,
+           *           "FORMALIZADA": 7,
+           *           "APROVADA": 25,
+           *           "RECUSADA": 1,
+           *           "CANCELADA": 1
+           *         }
+           *       },
+           *       "grupos": [
+           *         {
+           *           "dia": "2026-11-01",
+           *           "criados": 120,
+           *           "abertos": 95,
+           *           "emAndamento": 4,
+           *           "concluidos": 41,
+           *           "cancelados": 12,
+           *           "expirados": 28,
+           *           "propostas": {
+           *             "CRIADA": 1,
+           *             "AGUARDANDO_FORMALIZACAO": 6,
+           *             "FORMALIZADA": 7,
+           *             "APROVADA": 25,
+           *             "RECUSADA": 1,
+           *             "CANCELADA": 1
+           *           }
+           *         },
+           *         {
+           *           "dia": "2026-11-02",
+           *           "criados": 0,
+           *           "abertos": 0,
+           *           "emAndamento": 0,
+           *           "concluidos": 0,
+           *           "cancelados": 0,
+           *           "expirados": 0,
+           *           "propostas": {
+           *             "CRIADA": 0,
+           *             "AGUARDANDO_FORMALIZACAO": 0,
+           *             "FORMALIZADA": 0,
+           *             "APROVADA": 0,
+           *             "RECUSADA": 0,
+           *             "CANCELADA": 0
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            agruparPor: 'dia' | 'referenciaExterna';
+            /** Format: date */
+            ate: string;
+            /** Format: date */
+            de: string;
+            /**
+             * @description O fuso dos dias.
+             * @enum {string}
+             */
+            fusoHorario: 'America/Sao_Paulo';
+            /**
+             * Format: date-time
+             * @description O instante das contagens.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            geradoEm: string;
+            grupos: {
+              /** @description Desses, os que o cliente abriu pelo menos uma vez (têm `abertoEm`), qualquer que seja o status agora. */
+              abertos: number;
+              /** @description Desses, os `CANCELADO`: a jornada terminou sem proposta possível. */
+              cancelados: number;
+              /** @description Desses, os `CONCLUIDO`: a proposta foi criada no banco. */
+              concluidos: number;
+              /** @description Links criados. */
+              criados: number;
+              /**
+               * Format: date
+               * @description Com `agruparPor=dia`: o dia de São Paulo.
+               */
+              dia?: string;
+              /** @description Desses, os que estão `EM_ANDAMENTO` agora: celular confirmado, proposta ainda não enviada, link não expirado. */
+              emAndamento: number;
+              /** @description Desses, os `EXPIRADO` (como a consulta do link os mostra). */
+              expirados: number;
+              /** @description As propostas desses links pelo status de agora; somam `concluidos`. */
+              propostas: {
+                AGUARDANDO_FORMALIZACAO: number;
+                APROVADA: number;
+                CANCELADA: number;
+                CRIADA: number;
+                FORMALIZADA: number;
+                RECUSADA: number;
+              };
+              /** @description Com `agruparPor=referenciaExterna`: a referência. */
+              referenciaExterna?: string;
+            }[];
+            /** @description Com `agruparPor=referenciaExterna`: as referências além de `limite`, somadas (quando há). */
+            outros?: {
+              /** @description Desses, os que o cliente abriu pelo menos uma vez (têm `abertoEm`), qualquer que seja o status agora. */
+              abertos: number;
+              /** @description Desses, os `CANCELADO`: a jornada terminou sem proposta possível. */
+              cancelados: number;
+              /** @description Desses, os `CONCLUIDO`: a proposta foi criada no banco. */
+              concluidos: number;
+              /** @description Links criados. */
+              criados: number;
+              /** @description Desses, os que estão `EM_ANDAMENTO` agora: celular confirmado, proposta ainda não enviada, link não expirado. */
+              emAndamento: number;
+              /** @description Desses, os `EXPIRADO` (como a consulta do link os mostra). */
+              expirados: number;
+              /** @description As propostas desses links pelo status de agora; somam `concluidos`. */
+              propostas: {
+                AGUARDANDO_FORMALIZACAO: number;
+                APROVADA: number;
+                CANCELADA: number;
+                CRIADA: number;
+                FORMALIZADA: number;
+                RECUSADA: number;
+              };
+              /** @description Quantas referências estão somadas aqui. */
+              referencias: number;
+            };
+            /** @description Com `agruparPor=referenciaExterna`: os links sem referência (quando há). */
+            semReferencia?: {
+              /** @description Desses, os que o cliente abriu pelo menos uma vez (têm `abertoEm`), qualquer que seja o status agora. */
+              abertos: number;
+              /** @description Desses, os `CANCELADO`: a jornada terminou sem proposta possível. */
+              cancelados: number;
+              /** @description Desses, os `CONCLUIDO`: a proposta foi criada no banco. */
+              concluidos: number;
+              /** @description Links criados. */
+              criados: number;
+              /** @description Desses, os que estão `EM_ANDAMENTO` agora: celular confirmado, proposta ainda não enviada, link não expirado. */
+              emAndamento: number;
+              /** @description Desses, os `EXPIRADO` (como a consulta do link os mostra). */
+              expirados: number;
+              /** @description As propostas desses links pelo status de agora; somam `concluidos`. */
+              propostas: {
+                AGUARDANDO_FORMALIZACAO: number;
+                APROVADA: number;
+                CANCELADA: number;
+                CRIADA: number;
+                FORMALIZADA: number;
+                RECUSADA: number;
+              };
+            };
+            /** @description O período inteiro. */
+            total: {
+              /** @description Desses, os que o cliente abriu pelo menos uma vez (têm `abertoEm`), qualquer que seja o status agora. */
+              abertos: number;
+              /** @description Desses, os `CANCELADO`: a jornada terminou sem proposta possível. */
+              cancelados: number;
+              /** @description Desses, os `CONCLUIDO`: a proposta foi criada no banco. */
+              concluidos: number;
+              /** @description Links criados. */
+              criados: number;
+              /** @description Desses, os que estão `EM_ANDAMENTO` agora: celular confirmado, proposta ainda não enviada, link não expirado. */
+              emAndamento: number;
+              /** @description Desses, os `EXPIRADO` (como a consulta do link os mostra). */
+              expirados: number;
+              /** @description As propostas desses links pelo status de agora; somam `concluidos`. */
+              propostas: {
+                AGUARDANDO_FORMALIZACAO: number;
+                APROVADA: number;
+                CANCELADA: number;
+                CRIADA: number;
+                FORMALIZADA: number;
+                RECUSADA: number;
+              };
+            };
+          };
+        };
+      };
+      /** @description Parâmetro inválido (o `code` diz qual), `de` depois de `ate`, ou período de mais de 366 dias. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "de_invalido",
+           *       "message": "Parâmetro de inválido: informe um dia AAAA-MM-DD, por exemplo 2026-11-01.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'de_invalido' | 'ate_invalido' | 'periodo_invalido' | 'agrupar_por_invalido' | 'limite_invalido';
             /** @description Mensagem em pt-BR. */
             message: string;
             /** @description Igual ao cabeçalho X-Request-Id. */

@@ -32,6 +32,15 @@ export type LinkStatus = Link['status'];
 export type Proposta = NonNullable<Link['proposta']>;
 export type PropostaStatus = Proposta['status'];
 
+export type ListLinksQuery = Query<'/v1/links', 'get'>;
+/** A page of `GET /v1/links`: links as `GET /v1/links/{id}` shows them (never with `url`). */
+export type LinkList = ResponseBody<'/v1/links', 'get', 200>;
+
+export type FunnelQuery = Query<'/v1/relatorios/funil', 'get'>;
+/** `GET /v1/relatorios/funil`: the period's counts, by São Paulo day or by reference. */
+export type Funnel = ResponseBody<'/v1/relatorios/funil', 'get', 200>;
+export type FunnelCounts = Funnel['total'];
+
 export type SimulateProposalInput = RequestBody<'/v1/links/{id}/proposta/simular', 'post'>;
 export type SimulatedStatus = SimulateProposalInput['status'];
 export type SimulationResult = ResponseBody<'/v1/links/{id}/proposta/simular', 'post', 200>;

@@ -1,0 +1,151 @@
+// Reading the funnel's counts (migration 0020 keeps them: one row per channel and São
+// Paulo day, and per day and reference). A period's funnel by day reads one row per day,
+// whatever the number of links behind it; by reference, one narrow index entry per day
+// and reference used that day, then the rows of the references it shows.
+import { sql } from 'kysely';
+import type { DB } from '../db/database.ts';
+import type { LinkStatus } from '../db/tables.ts';
+import { TIME_ZONE, type DayPeriod } from './days.ts';
+
+/** Links by stored status; abertos: opened at least once. */
+export interface LinkCounts {
+  criados: number;
+  abertos: number;
+  criado: number;
+  aberto: number;
+  em_andamento: number;
+  concluido: number;
+  cancelado: number;
+  expirado: number;
+}
+
+export interface ProposalCounts {
+  criada: number;
+  aguardando_formalizacao: number;
+  formalizada: number;
+  aprovada: number;
+  recusada: number;
+  cancelada: number;
+}
+
+export type Counts = LinkCounts & ProposalCounts;
+
+export const LINK_COLUMNS = [
+  'criados',
+  'abertos',
+  'criado',
+  'aberto',
+  'em_andamento',
+  'concluido',
+  'cancelado',
+  'expirado',
+] as const;
+export const PROPOSAL_COLUMNS = [
+  'criada',
+  'aguardando_formalizacao',
+  'formalizada',
+  'aprovada',
+  'recusada',
+  'cancelada',
+] as const;
+
+const sums = (alias: string, columns: readonly string[]) =>
+  sql.join(columns.map((c) => sql`coalesce(sum(${sql.ref(`${alias}.${c}`)}), 0)::int as ${sql.ref(c)}`));
+
+/** The channel's counts per day of the period (days without links are absent). */
+export async function countsByDay(db: DB, channelId: string, period: DayPeriod): Promise<(Counts & { dia: string })[]> {
+  const { rows } = await sql<Counts & { dia: string }>`
+    with l as (
+      select dia, ${sums('d', LINK_COLUMNS)}
+      from link_funnel_days d
+      where d.channel_id = ${channelId} and d.dia >= ${period.de}::date and d.dia <= ${period.ate}::date
+      group by dia
+    ),
+    p as (
+      select dia, ${sums('d', PROPOSAL_COLUMNS)}
+      from proposal_funnel_days d
+      where d.channel_id = ${channelId} and d.dia >= ${period.de}::date and d.dia <= ${period.ate}::date
+      group by dia
+    )
+    select to_char(l.dia, 'YYYY-MM-DD') as dia, ${sql.join(LINK_COLUMNS.map((c) => sql.ref(`l.${c}`)))},
+           ${sql.join(PROPOSAL_COLUMNS.map((c) => sql`coalesce(${sql.ref(`p.${c}`)}, 0)::int as ${sql.ref(c)}`))}
+    from l left join p on p.dia = l.dia
+  `.execute(db);
+  return rows;
+}
+
+/**
+ * The `top` references of the period with the most links created (ties by reference, in
+ * byte order), and how many other references had links: read from the ranking index
+ * alone (one entry per day and reference used that day).
+ */
+export async function topReferences(
+  db: DB,
+  channelId: string,
+  period: DayPeriod,
+  top: number,
+): Promise<{ shown: string[]; others: number }> {
+  const { rows } = await sql<{ referencia_externa: string; refs: number }>`
+    with r as (
+      select referencia_externa, sum(criados) as criados
+      from link_funnel_references
+      where channel_id = ${channelId} and dia >= ${period.de}::date and dia <= ${period.ate}::date and referencia_externa <> ''
+      group by referencia_externa
+    )
+    select referencia_externa, count(*) over ()::int as refs
+    from r
+    order by criados desc, referencia_externa collate "C"
+    limit ${top}
+  `.execute(db);
+  return { shown: rows.map((r) => r.referencia_externa), others: (rows[0]?.refs ?? 0) - rows.length };
+}
+
+/** The counts over the period of each of `references` ('' for the links without one). */
+export async function countsOfReferences(
+  db: DB,
+  channelId: string,
+  period: DayPeriod,
+  references: string[],
+): Promise<(Counts & { referencia_externa: string })[]> {
+  const within = sql`channel_id = ${channelId} and referencia_externa = any(${references}::text[])
+    and dia >= ${period.de}::date and dia <= ${period.ate}::date`;
+  const { rows } = await sql<Counts & { referencia_externa: string }>`
+    with l as (
+      select referencia_externa, ${sums('d', LINK_COLUMNS)} from link_funnel_references d where ${within} group by 1
+    ),
+    p as (
+      select referencia_externa, ${sums('d', PROPOSAL_COLUMNS)} from proposal_funnel_references d where ${within} group by 1
+    )
+    select l.*, ${sql.join(PROPOSAL_COLUMNS.map((c) => sql`coalesce(${sql.ref(`p.${c}`)}, 0)::int as ${sql.ref(c)}`))}
+    from l left join p on p.referencia_externa = l.referencia_externa
+  `.execute(db);
+  return rows;
+}
+
+/**
+ * Live links of the period whose time is up but which the sweeper has not marked yet
+ * (few: the sweeper marks them within its interval), by day, reference and stored
+ * status: the reader counts them EXPIRADO, as every read reports them.
+ */
+export async function expiredUnswept(
+  db: DB,
+  channelId: string,
+  period: DayPeriod,
+  now: Date,
+): Promise<{ dia: string; referencia_externa: string; status: LinkStatus; n: number }[]> {
+  // All of the channel's first, through the sweeper's partial index (links_expiring),
+  // then the period's: planned with the period, the walk would be the channel's live links.
+  const { rows } = await sql<{ dia: string; referencia_externa: string; status: LinkStatus; n: number }>`
+    with late as materialized (
+      select l.criado_em, l.referencia_externa, l.status from links l
+      where l.status in ('CRIADO', 'ABERTO', 'EM_ANDAMENTO') and l.expira_em <= ${now} and l.channel_id = ${channelId}
+    )
+    select to_char((criado_em at time zone ${TIME_ZONE})::date, 'YYYY-MM-DD') as dia,
+           coalesce(referencia_externa, '') as referencia_externa, status, count(*)::int as n
+    from late
+    where criado_em >= (${period.de}::date)::timestamp at time zone ${TIME_ZONE}
+      and criado_em < (${period.ate}::date + 1)::timestamp at time zone ${TIME_ZONE}
+    group by 1, 2, 3
+  `.execute(db);
+  return rows;
+}
