@@ -17,6 +17,7 @@ import { createInboxReceiver } from './sandbox/inbox.service.ts';
 import { createSandboxBank } from './bank/sandbox-bank.ts';
 import { createOutbound, type OutboundOptions } from './webhooks/outbound.ts';
 import { createDeliverer, USER_AGENT } from './webhooks/delivery/deliverer.ts';
+import { reachingOwnInboxes } from './webhooks/own-inbox.ts';
 import type { DeliveryWorker } from './webhooks/delivery/worker.ts';
 import { backupControl } from './db/backup.ts';
 import { serveControlSocket, type ControlHandler } from './db/control-socket.ts';
@@ -114,7 +115,10 @@ export async function openContext(
     ...base,
     ...(embeddedOnDisk ? { embeddedDataDir: config.dataDir } : {}),
     bank: config.tracing ? tracedBank(bank, (name, work) => inSpan(name, {}, work, SpanKind.CLIENT)) : bank,
-    deliverer: createDeliverer({ outbound, clock, publicBaseUrl: config.publicBaseUrl, inbox: createInboxReceiver(base) }),
+    deliverer: reachingOwnInboxes(
+      base,
+      createDeliverer({ outbound, clock, publicBaseUrl: config.publicBaseUrl, inbox: createInboxReceiver(base) }),
+    ),
     async release() {
       try {
         await outbound.close();

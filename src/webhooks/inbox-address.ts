@@ -7,7 +7,8 @@
 // a fragment, a trailing or doubled slash, a default port, percent-encoding (`%2F`
 // included), dot segments or the case of the host do not hide the token (docs/rules.md
 // §5.5). Otherwise `…/sbx_other?x=1` would pass as an ordinary https URL and put this
-// channel's events in another channel's inbox.
+// channel's events in another channel's inbox. On another host or port, the inbox path
+// and a token the channel owns are still its inbox (own-inbox.ts decides, with storage).
 import type { Keys } from '../crypto/keys.ts';
 
 export const INBOX_PATH = '/v1/sandbox/receptor/';
@@ -33,6 +34,25 @@ export function inboxTokenOf(raw: string, inboxBaseUrl: string): string | undefi
   const url = parse(raw);
   const base = parse(inboxBaseUrl);
   if (!url || !base || !sameHost(url, base)) return undefined;
+  return inboxPathToken(url);
+}
+
+/**
+ * The inbox token when `raw`'s path is an inbox URL's path (the inbox path and one
+ * token, spelled as `inboxTokenOf` allows), on any http(s) host and port. Such a URL is
+ * one of our inboxes only when the token is one the channel owns (own-inbox.ts): an inbox
+ * URL issued before PORT or PUBLIC_BASE_URL changed keeps its token, not its address.
+ */
+export function inboxTokenInPath(raw: string): string | undefined {
+  const url = parse(raw);
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') ? inboxPathToken(url) : undefined;
+}
+
+/** The inbox's URL on this service's current address. */
+export const inboxUrlOn = (inboxBaseUrl: string, token: string): string =>
+  `${inboxBaseUrl.replace(/\/+$/, '')}${INBOX_PATH}${token}`;
+
+function inboxPathToken(url: URL): string | undefined {
   const segments = routedSegments(url.pathname);
   return segments.length === INBOX_SEGMENTS.length + 1 && startsWith(segments, INBOX_SEGMENTS)
     ? tokenIn(segments[INBOX_SEGMENTS.length]!)

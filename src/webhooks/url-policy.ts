@@ -13,6 +13,11 @@ export interface UrlPolicyOptions {
   allowInsecure: boolean;
   /** The service's public origin (PUBLIC_BASE_URL), without a trailing slash. */
   inboxBaseUrl: string;
+  /**
+   * The caller found that the URL's path is the registering channel's own inbox (its
+   * token, on any host: own-inbox.ts), which is delivered in-process.
+   */
+  ownInbox?: boolean;
 }
 
 const MAX_LENGTH = 2048;
@@ -51,7 +56,7 @@ export function validateWebhookUrl(raw: unknown, opts: UrlPolicyOptions): UrlChe
   const url = parse(raw);
   if (!url) return fail('A URL é inválida.');
   // The caller delivers to its own inbox directly, so no network rule applies.
-  if (inboxTokenOf(raw, opts.inboxBaseUrl) !== undefined) return { ok: true, url };
+  if (opts.ownInbox || inboxTokenOf(raw, opts.inboxBaseUrl) !== undefined) return { ok: true, url };
   if (url.protocol !== 'https:' && !(opts.allowInsecure && url.protocol === 'http:')) {
     return fail('A URL deve usar https.');
   }

@@ -7,7 +7,6 @@ import { newWebhookSecret } from '../crypto/random.ts';
 import { PROPOSAL_EVENT_TYPES } from '../events/event-body.ts';
 import { validateWebhookUrl } from './url-policy.ts';
 import {
-  channelOfInbox,
   deleteWebhookRow,
   findWebhookRow,
   replaceSecret,
@@ -17,7 +16,7 @@ import {
   type HealthRow,
   type WebhookRow,
 } from './webhooks.repository.ts';
-import { hashInboxToken, inboxTokenNamedBy, inboxTokenOf } from './inbox-address.ts';
+import { inboxNamedBy, type NamedInbox } from './own-inbox.ts';
 
 type Deps = Pick<Context, 'database' | 'keys' | 'clock' | 'config'>;
 export type { WebhookRow };
@@ -156,12 +155,8 @@ function looksLocal(raw: unknown): boolean {
  * unknown token is refused too; a URL elsewhere that names another channel's inbox token
  * in its path (another name for this service, a proxy) is refused as well.
  */
-async function refuseOtherInbox(deps: Deps, channelId: string, url: string): Promise<void> {
-  const ours = inboxTokenOf(url, deps.config.publicBaseUrl);
-  const named = ours ?? inboxTokenNamedBy(url);
-  if (named === undefined) return;
-  const owner = await channelOfInbox(deps.database.db, hashInboxToken(deps, named));
-  if (owner === channelId || (ours === undefined && owner === undefined)) return;
+function refuseOtherInbox(channelId: string, named: NamedInbox | undefined): void {
+  if (!named || named.owner === channelId || (!named.onOurHost && named.owner === undefined)) return;
   throw badRequest(
     'url_invalida',
     'Esta URL de caixa de teste não é a deste canal: use a url devolvida por PUT /v1/sandbox/receptor.',
@@ -173,15 +168,19 @@ export async function registerWebhook(
   channelId: string,
   input: { url: unknown; eventos?: unknown },
 ): Promise<{ created: boolean; webhook: WebhookResource }> {
+  // The channel's own inbox URL on any address (one issued before PORT or
+  // PUBLIC_BASE_URL changed) is its inbox, delivered in-process: no network rule applies.
+  const named = await inboxNamedBy(deps, input.url);
   const check = validateWebhookUrl(input.url, {
     allowInsecure: deps.config.allowInsecureWebhooks,
     inboxBaseUrl: deps.config.publicBaseUrl,
+    ownInbox: named?.isInboxUrl === true && named.owner === channelId,
   });
   if (!check.ok) {
     const hint = deps.config.ambiente === 'SANDBOX' && looksLocal(input.url) ? ` ${LOCAL_RECEIVER_HINT}` : '';
     throw badRequest('url_invalida', check.message + hint);
   }
-  await refuseOtherInbox(deps, channelId, input.url as string);
+  refuseOtherInbox(channelId, named);
   const eventos = validateEventos(input.eventos);
   const now = deps.clock.now();
   const secret = newWebhookSecret();

@@ -48,7 +48,10 @@ describe('the inbox as the channel webhook', () => {
     expect(inbox.url.startsWith(`${base}/v1/sandbox/receptor/sbx_`)).toBe(true);
     const put = (url: string) =>
       service.inject({ method: 'PUT', url: '/v1/webhooks', headers: json, payload: JSON.stringify({ url }) });
-    for (const url of [`${base}/webhook`, inbox.url.replace('127.0.0.1', 'localhost'), `${inbox.url}/x`]) {
+    // Not the inbox: another path on our address, a sub-path of the inbox, the inbox path
+    // with a token of no inbox under another name (a foreign URL, http: refused).
+    const unknown = inbox.url.replace(/sbx_\w+$/, `sbx_${'x'.repeat(32)}`).replace('127.0.0.1', 'localhost');
+    for (const url of [`${base}/webhook`, `${inbox.url}/x`, unknown]) {
       const r = await put(url);
       expect(r.statusCode, url).toBe(400);
       expect(r.json().code).toBe('url_invalida');
@@ -57,6 +60,9 @@ describe('the inbox as the channel webhook', () => {
     expect(created.statusCode, created.body).toBe(201);
     rememberSecret(created.json().segredo);
     expect(created.json().url).toBe(inbox.url);
+    // The channel's own inbox under another name for the host is its inbox (its token decides).
+    const renamed = await put(inbox.url.replace('127.0.0.1', 'localhost'));
+    expect(renamed.statusCode, renamed.body).toBe(200);
   });
 
   it('is reached without the network: PUBLIC_BASE_URL points at a closed port', async () => {

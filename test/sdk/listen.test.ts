@@ -150,7 +150,7 @@ describe('listen', () => {
     const back = await localReceiver(local.port);
     stops.push(back.close);
     await consigna.sendTestEvent();
-    await waitFor(() => back.arrivals.length >= 1, { what: 'the forward once the server is back' });
+    await waitFor(() => back.arrivals.length >= 1 && l.forwards.length >= 2, { what: 'the forward once the server is back' });
     expect(l.forwards.at(-1)).toMatchObject({ status: 200 });
     expect(JSON.parse(back.arrivals[0]!.body.toString()).tipo).toBe('webhook.teste');
   });

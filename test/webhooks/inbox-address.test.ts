@@ -6,7 +6,7 @@
 // `url_invalida`, the channel's own is its own inbox (delivered into it directly).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inboxTokenNamedBy, inboxTokenOf } from '../../src/webhooks/inbox-address.ts';
+import { inboxTokenInPath, inboxTokenNamedBy, inboxTokenOf } from '../../src/webhooks/inbox-address.ts';
 import { validateWebhookUrl } from '../../src/webhooks/url-policy.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
@@ -85,6 +85,36 @@ describe('inboxTokenOf: the inbox whatever the spelling', () => {
     // Not the inbox itself: these are not delivered into it.
     expect(inboxTokenOf(`${BASE}/v1/sandbox/receptor/${token}/modo`, BASE)).toBeUndefined();
     expect(inboxTokenOf(`https://outro-nome.consigna-teste.com.br/v1/sandbox/receptor/${token}`, BASE)).toBeUndefined();
+  });
+
+  it('reads the token of an inbox URL’s path on any host (one issued before the address changed)', () => {
+    fc.assert(
+      fc.property(
+        tokenArb.chain((token) => fc.tuple(fc.constant(token), variantOf(token))),
+        fc.constantFrom(
+          'http://localhost:3000',
+          'http://127.0.0.1:3111',
+          'https://outro-nome.com.br:8443',
+          'HTTP://Proxy.Canal.com.br.',
+        ),
+        ([token, url], origin) => {
+          const moved = url.replace(/^https:\/\/[^/\\%]+/, origin);
+          expect(inboxTokenInPath(moved), moved).toBe(token);
+          expect(inboxTokenOf(moved, BASE), moved).toBeUndefined();
+        },
+      ),
+      { numRuns: 300 },
+    );
+    const token = `sbx_${'a1B2'.repeat(8)}`;
+    // Only the inbox's own path: not a sub-path, not the viewer, not another scheme.
+    for (const url of [
+      `http://localhost:3000/v1/sandbox/receptor/${token}/modo`,
+      `http://localhost:3000/sandbox/receptor/${token}`,
+      `ftp://localhost/v1/sandbox/receptor/${token}`,
+      `http://localhost:3000/v1/sandbox/receptor/${token}/..`,
+    ]) {
+      expect(inboxTokenInPath(url), url).toBeUndefined();
+    }
   });
 
   it.each([

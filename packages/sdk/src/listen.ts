@@ -5,7 +5,7 @@
 // POSTed to the local URL unchanged, so the developer's code verifies it with the
 // channel's real webhook secret. A dropped stream reconnects with Last-Event-ID, and
 // the inbox's 50 newest events are replayed from there: nothing it kept is missed.
-import type { Consigna } from './client.ts';
+import { inboxToken, type Consigna } from './client.ts';
 import { ConsignaError } from './errors.ts';
 import type { Inbox, InboxEvent } from './types.ts';
 
@@ -92,7 +92,9 @@ async function ensureInboxIsWebhook(options: ListenOptions, inbox: Inbox): Promi
     if (error instanceof ConsignaError && error.status === 404) return undefined;
     throw error;
   });
-  if (current?.url === inbox.url) return undefined;
+  // The channel's inbox on a past address of the service (PORT or PUBLIC_BASE_URL changed
+  // since it was registered) is still its inbox: the service knows it by its token.
+  if (current && inboxPathToken(current.url) === inboxToken(inbox)) return undefined;
   if (current) {
     const replace = options.confirmReplace ? await options.confirmReplace(current.url) : false;
     if (!replace) {
@@ -101,6 +103,16 @@ async function ensureInboxIsWebhook(options: ListenOptions, inbox: Inbox): Promi
   }
   const registered = await options.consigna.putWebhook({ url: inbox.url });
   return registered.segredo;
+}
+
+/** The token when `url` is an inbox URL (the inbox path and one token), on any host. */
+function inboxPathToken(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const segments = new URL(url).pathname.split('/').filter((segment) => segment !== '');
+  const [v1, sandbox, receptor, token] = segments;
+  return segments.length === 4 && `${v1}/${sandbox}/${receptor}` === 'v1/sandbox/receptor' && token?.startsWith('sbx_')
+    ? token
+    : undefined;
 }
 
 async function follow(options: ListenOptions, inbox: Inbox): Promise<void> {
