@@ -1,13 +1,7 @@
-// The delivery engine's loop: claim → dispatch → record, woken by the scheduler.
-//   claim      claim-stage.ts, one committed statement under a lease (how many rows, of
-//              which channel: claim-policy.ts); it also records the attempts ended since.
-//   dispatch   dispatch-stage.ts: rows wait for a slot (dispatch-policy.ts), are signed
-//              and sent with no transaction open, their outcome decided (retry-policy.ts).
-//   record     recorder.ts: results ride along with the next claim or are written alone.
-//   scheduler  scheduler.ts: retries falling due, held channels, backoff, the poll.
-// At least once, never lost: only a recorded 2xx marks a row ENTREGUE. Until then it is
-// PENDENTE under a lease that, if this process dies, runs out and makes it due again; a
-// late result for a lease that ran out is ignored. Sent twice at worst, never zero times.
+// The delivery engine's loop: claim (claim-stage.ts) → dispatch (dispatch-stage.ts) →
+// record (recorder.ts), woken by the scheduler (scheduler.ts); docs/delivery-engine.md.
+// At least once, never lost: only a recorded 2xx marks a row ENTREGUE; until then it is
+// PENDENTE under a lease that, if this process dies, runs out and makes it due again.
 import type { Context } from '../../context.ts';
 import { DELIVERIES_CHANNEL } from '../../events/outbox.ts';
 import { ClaimStage, type ClaimAnswer } from './claim-stage.ts';
