@@ -50,12 +50,8 @@ export async function startDeliveryWorker(deps: Deps, hooks: WorkerHooks = {}): 
   const scheduler = new Scheduler(stage, () => wake());
   const recorder = new Recorder(stage, (written) => scheduler.retriesRecorded(written));
   const dispatcher = new Dispatcher(stage, { result, contained: () => recorder.flushHealth(), ended });
-  const claims = new ClaimStage(
-    stage,
-    { slots: dispatcher.slots, recorder },
-    { answered, settled, failed: () => scheduler.claimFailed() },
-  );
   const { slots, buffer } = dispatcher;
+  const claims = new ClaimStage(stage, { slots, recorder }, { answered, settled, failed: () => scheduler.claimFailed() });
   const view = dispatcher.channelView((channelId) => claims.claimingOf(channelId));
 
   function wake(): void {
