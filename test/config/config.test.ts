@@ -44,6 +44,7 @@ describe('configuration', () => {
         deliveryTimeoutMs: 10_000,
         maxInFlightPerChannel: 32,
         containAfter: 3,
+        slowAfterMs: 1000,
       },
       shutdownTimeoutMs: 15_000,
       limits: { streams: 200, shedEventLoopDelayMs: 100, shedHeapRatio: 0.8, heavyConcurrency: 1 },
