@@ -16,7 +16,8 @@ describe('deeply nested JSON in the inbox (real process)', () => {
   afterAll(() => killAll());
 
   it('keeps the process alive, answers every read in proportion, and shows what is too deep as text', async () => {
-    const { serve, bearer, close } = await serveWithChannel();
+    // Depth, not load shedding, is under test: a busy machine must not turn a post into a 503.
+    const { serve, bearer, close } = await serveWithChannel({ CONSIGNA_SHED_EVENT_LOOP_DELAY_MS: '0' });
     try {
       const inbox = (await (
         await fetch(`${serve.url}/v1/sandbox/receptor`, { method: 'PUT', headers: { authorization: bearer } })
