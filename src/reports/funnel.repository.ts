@@ -4,29 +4,14 @@
 // and reference used that day, then the rows of the references it shows.
 import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
-import type { LinkStatus } from '../db/tables.ts';
+import type { LinkFunnelCounts, LinkStatus, ProposalFunnelCounts } from '../db/tables.ts';
 import { TIME_ZONE, type DayPeriod } from './days.ts';
 
-/** Links by stored status; abertos: opened at least once. */
-export interface LinkCounts {
-  criados: number;
-  abertos: number;
-  criado: number;
-  aberto: number;
-  em_andamento: number;
-  concluido: number;
-  cancelado: number;
-  expirado: number;
-}
+/** Links by stored status; abertos: opened at least once (the columns of link_funnel_counts). */
+export type LinkCounts = Omit<LinkFunnelCounts, 'channel_id' | 'dia'>;
 
-export interface ProposalCounts {
-  criada: number;
-  aguardando_formalizacao: number;
-  formalizada: number;
-  aprovada: number;
-  recusada: number;
-  cancelada: number;
-}
+/** Proposals by status (the columns of proposal_funnel_counts). */
+export type ProposalCounts = Omit<ProposalFunnelCounts, 'channel_id' | 'dia'>;
 
 export type Counts = LinkCounts & ProposalCounts;
 
