@@ -119,10 +119,17 @@ export async function checkPage(page: Page): Promise<string[]> {
   }
 
   // Names as the accessibility tree computes them (Playwright's role engine).
+  // A live page (the inbox viewer) may add a control between two counts, so a count is
+  // trusted only when the total did not change around it.
   for (const role of ['button', 'link', 'textbox', 'checkbox', 'radio'] as const) {
-    const all = await page.getByRole(role).count();
-    const named = await page.getByRole(role, { name: /\S/ }).count();
-    if (named !== all) problems.push(`${all - named} of ${all} ${role}(s) without an accessible name`);
+    for (let attempt = 1; ; attempt++) {
+      const all = await page.getByRole(role).count();
+      const named = await page.getByRole(role, { name: /\S/ }).count();
+      const allAfter = await page.getByRole(role).count();
+      if (all !== allAfter && attempt < 5) continue;
+      if (named !== all) problems.push(`${all - named} of ${all} ${role}(s) without an accessible name`);
+      break;
+    }
   }
   // And every <button>/<a> in the DOM is exposed with a name (none hidden from the tree by mistake).
   const unnamed = await page
