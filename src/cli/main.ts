@@ -3,15 +3,10 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { DataDirBusyError } from '../db/data-dir-lock.ts';
-import { ChannelInputError } from '../channels/channels.service.ts';
-import { runChannelsCommand } from './channels.command.ts';
-import { runLinksCommand } from './links.command.ts';
-import { runStatusCommand } from './status.command.ts';
-import { runBackupCommand, runRestoreCommand } from './backup.command.ts';
-import { BackupError } from '../db/backup.ts';
-import { runServe } from './serve.command.ts';
-import { openContext } from '../server.ts';
 import { isDbUnavailable } from '../db/unavailable.ts';
+
+// Each command loads only its own modules: an operator's `channels list` or `--help`
+// does not pay for the HTTP server and the worker.
 
 const USAGE = `Usage: consigna <command>
 
@@ -58,24 +53,25 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve': {
       const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
+      const { runServe } = await import('./serve.command.ts');
       return runServe(config, { api: true, worker: true, sweeper: true }, { demo: values.demo ?? false });
     }
     case 'api':
-      return runServe(config, { api: true, worker: false, sweeper: true }, { demo: false });
+      return (await import('./serve.command.ts')).runServe(config, { api: true, worker: false, sweeper: true }, { demo: false });
     case 'worker':
-      return runServe(config, { api: false, worker: true, sweeper: true }, { demo: false });
+      return (await import('./serve.command.ts')).runServe(config, { api: false, worker: true, sweeper: true }, { demo: false });
     case 'migrate':
       return runMigrate(config);
     case 'channels':
-      return runChannelsCommand(config, rest);
+      return (await import('./channels.command.ts')).runChannelsCommand(config, rest);
     case 'links':
-      return runLinksCommand(config, rest);
+      return (await import('./links.command.ts')).runLinksCommand(config, rest);
     case 'status':
-      return runStatusCommand(config, rest);
+      return (await import('./status.command.ts')).runStatusCommand(config, rest);
     case 'backup':
-      return runBackupCommand(config, rest);
+      return (await import('./backup.command.ts')).runBackupCommand(config, rest);
     case 'restore':
-      return runRestoreCommand(config, rest);
+      return (await import('./backup.command.ts')).runRestoreCommand(config, rest);
     default:
       console.error(`Unknown command: ${command}\n\n${USAGE}`);
       return 1;
@@ -83,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function runMigrate(config: Config): Promise<number> {
+  const { openContext } = await import('../server.ts');
   const ctx = await openContext(config, { log: undefined });
   await ctx.release();
   console.log('Migrations applied.');
@@ -94,14 +91,24 @@ try {
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);
-  } else if (error instanceof DataDirBusyError || error instanceof ChannelInputError || error instanceof BackupError) {
-    console.error(`Error: ${error.message}`);
+  } else if (error instanceof DataDirBusyError || (await isInputError(error))) {
+    console.error(`Error: ${(error as Error).message}`);
   } else if (error instanceof Error && 'code' in error && (error as { code: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     console.error(`Error: ${error.message}\n\n${USAGE}`);
   } else {
     console.error(`Error: ${describeStartupError(error)}`);
   }
   process.exitCode = 1;
+}
+
+/** Errors whose message is for the operator as it stands (their modules are loaded if thrown). */
+async function isInputError(error: unknown): Promise<boolean> {
+  if (!(error instanceof Error)) return false;
+  const [{ ChannelInputError }, { BackupError }] = await Promise.all([
+    import('../channels/channels.service.ts'),
+    import('../db/backup.ts'),
+  ]);
+  return error instanceof ChannelInputError || error instanceof BackupError;
 }
 
 function describeStartupError(error: unknown): string {
