@@ -13,6 +13,7 @@ export default defineConfig({
     maxWorkers: workers,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/setup.ts'],
     reporters: process.env.CI ? ['default'] : ['default'],
   },

@@ -55,6 +55,8 @@ export interface ContextOverrides {
   database?: Database;
   /** PGlite's folder instead of `<dataDir>/pglite` ('memory': nothing on disk, no data-dir lock). */
   pgliteDir?: string;
+  /** With pgliteDir 'memory': a data folder image to start from (see OpenOptions.image). */
+  pgliteImage?: Blob;
   bank?: BankGateway;
   outbound?: Partial<OutboundOptions>;
 }
@@ -91,6 +93,7 @@ export async function openContext(
         dataDir: overrides.pgliteDir ?? path.join(config.dataDir, 'pglite'),
         poolSize: config.pgPoolSize,
         sharedBuffersMb: config.embeddedSharedBuffersMb,
+        ...(overrides.pgliteImage ? { image: overrides.pgliteImage } : {}),
         log,
         ...(config.tracing ? { tracer: activeTracer } : {}),
       }));

@@ -52,6 +52,8 @@ export interface OpenOptions {
   searchPath?: string;
   /** PGlite's shared_buffers in MB (its default, 160, is most of an idle embedded process's memory). */
   sharedBuffersMb?: number;
+  /** PGlite in memory: start from this data folder image (`dumpDataDir`) instead of a new cluster (tests share one migrated image). */
+  image?: Blob;
   /** When tracing is configured: the tracer of the moment (a span per statement while it answers one). */
   tracer?: () => ServiceTracer | undefined;
 }
@@ -186,6 +188,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   // On disk, every file it writes is its owner's only (data-dir-permissions.ts).
   const pglite = await PGlite.create({
     ...(dataDir !== undefined ? { fs: new OwnerOnlyNodeFS(dataDir) } : {}),
+    ...(dataDir === undefined && options.image ? { loadDataDir: options.image } : {}),
     ...(options.sharedBuffersMb !== undefined
       ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
       : {}),

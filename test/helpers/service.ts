@@ -16,6 +16,7 @@ import type { OutboundOptions } from '../../src/webhooks/outbound.ts';
 import type { DeliveryWorker } from '../../src/webhooks/delivery/worker.ts';
 import { openContext, startRoles, type Running } from '../../src/server.ts';
 import { captureLogLine, rememberSecret } from './secrets.ts';
+import { migratedImage } from './pglite-image.ts';
 
 export interface TestServiceOptions {
   env?: Record<string, string>;
@@ -104,6 +105,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.clock ? { clock: options.clock } : {}),
     ...(shared ? { database: shared } : {}),
     pgliteDir: options.dataDir ?? 'memory',
+    ...(options.dataDir || shared ? {} : { pgliteImage: await migratedImage() }),
     ...(options.bank && typeof options.bank !== 'function' ? { bank: options.bank } : {}),
     ...(options.outbound ? { outbound: options.outbound } : {}),
   });

@@ -10,6 +10,7 @@
 // its share and its turns whatever another's backlog, a contained channel one attempt
 // at a time across claims (workers), and the rows it reads grow with the batch, not
 // with the backlog.
+import { migratedImage } from '../helpers/pglite-image.ts';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ const SMALL = 20;
 /** A fresh database on one connection (every statement on the same prepared plans), and what creating channels needs. */
 async function openQueue() {
   const testDb = await createTestDatabase();
-  const database = await openDatabase({ databaseUrl: testDb.url, dataDir: 'memory', poolSize: 1 });
+  const database = await openDatabase({ databaseUrl: testDb.url, dataDir: 'memory', poolSize: 1, image: await migratedImage() });
   await migrate(database);
   const deps = {
     database,
@@ -277,7 +278,7 @@ describe('delivery queue plans', () => {
 
   /** `first` inside a transaction, then `second` on another connection while it is still uncommitted (its locks held). */
   async function sideBySide<A, B>(first: (tx: DB) => Promise<A>, second: (db: DB) => Promise<B>): Promise<[A, B]> {
-    const beside = await openDatabase({ databaseUrl: testDb.url, dataDir: 'memory', poolSize: 1 });
+    const beside = await openDatabase({ databaseUrl: testDb.url, dataDir: 'memory', poolSize: 1, image: await migratedImage() });
     try {
       return await database.db.transaction().execute(async (tx) => {
         const a = await first(tx);

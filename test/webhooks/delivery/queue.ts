@@ -1,6 +1,7 @@
 // A delivery queue for the stage tests: a fresh database (PostgreSQL with DATABASE_URL,
 // otherwise PGlite), migrated, the configuration read as the service reads it, and
 // channels whose webhooks point at real receivers.
+import { migratedImage } from '../../helpers/pglite-image.ts';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
@@ -20,7 +21,7 @@ export type Queue = Awaited<ReturnType<typeof openQueue>>;
 
 export async function openQueue(env: Record<string, string> = {}) {
   const testDb = await createTestDatabase();
-  const database = await openDatabase({ databaseUrl: testDb.url, dataDir: 'memory', poolSize: 4 });
+  const database = await openDatabase({ databaseUrl: testDb.url, dataDir: 'memory', poolSize: 4, image: await migratedImage() });
   await migrate(database);
   const config = loadConfig({
     PUBLIC_BASE_URL: 'http://127.0.0.1:9',

@@ -1,0 +1,33 @@
+// Once per run, on the embedded database: one migrated PGlite data folder, saved as an
+// image that every in-memory test database starts from (test/helpers/pglite-image.ts)
+// instead of running initdb and the migrations again. Tests of a fresh start (the CLI,
+// real `serve` processes on a data folder) still create their clusters from nothing.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { gunzipSync } from 'node:zlib';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (process.env.DATABASE_URL) return async () => {};
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'consigna-test-image-'));
+  const file = path.join(folder, 'migrated.tar');
+  const database = await openDatabase({ dataDir: 'memory' });
+  try {
+    await migrate(database);
+    // Uncompressed: each test database then only reads it.
+    await writeFile(file, gunzipSync(await database.dump!()));
+  } finally {
+    await database.close();
+  }
+  project.provide('pgliteImage', file);
+  return () => rm(folder, { recursive: true, force: true });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteImage: string | undefined;
+  }
+}
