@@ -27,6 +27,7 @@ import { registerInboxStreamRoutes } from './sandbox/inbox-stream.routes.ts';
 import { registerViewerRoutes } from './sandbox/viewer.routes.ts';
 import { viewerAssets } from './sandbox/views/assets.ts';
 import { docsAssets, registerDocsRoutes } from './docs/docs.routes.ts';
+import { registerPortalApiRoutes } from './portal/sessions.routes.ts';
 
 export type { App };
 
@@ -49,6 +50,7 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerWebhookRoutes(app, ctx);
   registerRetrySimulationRoutes(app, ctx);
   registerBrandRoutes(app, ctx);
+  registerPortalApiRoutes(app, ctx);
   if (ctx.config.ambiente === 'SANDBOX') {
     refuseExhaustedInboxTokens(app, ctx, limiter);
     registerInboxRoutes(app, ctx, limiter);
