@@ -2,7 +2,7 @@
 // (`npm run check:layers`). Entry assembles; domains hold the product; infrastructure
 // knows no domain. Type-only imports count: a cycle of types is still a cycle.
 const ENTRY = '^src/(cli/|operations/|sweeper/|app\\.ts$|server\\.ts$)';
-const DOMAINS = '^src/(auth|bank|brand|channels|docs|events|journey|links|proposals|reports|sandbox|webhooks)/';
+const DOMAINS = '^src/(auth|bank|brand|channels|docs|events|journey|links|portal|proposals|reports|sandbox|webhooks)/';
 const INFRA = '^src/(config|crypto|db|http|metrics|observability|rate-limits|text)/|^src/(errors|clock)\\.ts$';
 /** The HTTP edge of a domain: its routes and the plugins that hook into the server. */
 const HTTP_EDGE = '^src/http/|\\.(routes|plugin)\\.ts$|^src/(app|server)\\.ts$';

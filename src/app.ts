@@ -27,6 +27,9 @@ import { registerInboxStreamRoutes } from './sandbox/inbox-stream.routes.ts';
 import { registerViewerRoutes } from './sandbox/viewer.routes.ts';
 import { viewerAssets } from './sandbox/views/assets.ts';
 import { docsAssets, registerDocsRoutes } from './docs/docs.routes.ts';
+import { registerPortalApiRoutes } from './portal/sessions.routes.ts';
+import { registerPortalRoutes } from './portal/portal.routes.ts';
+import { portalAssets } from './portal/views/assets.ts';
 
 export type { App };
 
@@ -49,6 +52,8 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerWebhookRoutes(app, ctx);
   registerRetrySimulationRoutes(app, ctx);
   registerBrandRoutes(app, ctx);
+  registerPortalApiRoutes(app, ctx);
+  registerPortalRoutes(app, ctx, limiter);
   if (ctx.config.ambiente === 'SANDBOX') {
     refuseExhaustedInboxTokens(app, ctx, limiter);
     registerInboxRoutes(app, ctx, limiter);
@@ -58,7 +63,9 @@ export async function buildApp(ctx: Context): Promise<App> {
   registerDocsRoutes(app, ctx);
   registerAssetRoutes(
     app,
-    ctx.config.ambiente === 'SANDBOX' ? [journeyAssets, viewerAssets, docsAssets] : [journeyAssets, docsAssets],
+    ctx.config.ambiente === 'SANDBOX'
+      ? [journeyAssets, viewerAssets, docsAssets, portalAssets]
+      : [journeyAssets, docsAssets, portalAssets],
   );
 
   return app;

@@ -7,6 +7,7 @@ import { normalizeCidr } from '../auth/ip-allow-list.ts';
 import { hashClientSecret } from '../auth/credentials.ts';
 import { announceChannelChange, forgetChannelLocally } from '../auth/token-cache.ts';
 import { revokeChannelTokens } from '../auth/token.repository.ts';
+import { endChannelSessions } from '../portal/sessions.repository.ts';
 import {
   countChannels,
   findChannelById,
@@ -88,10 +89,12 @@ export async function createChannels(deps: Deps, input: { names: string[]; allow
   return issued;
 }
 
+/** Deactivating also ends the channel's portal sessions (reactivating does not bring them back). */
 export async function setChannelActive(deps: Deps, id: string, active: boolean): Promise<Channel> {
   await requireChannel(deps, id);
   await deps.database.db.transaction().execute(async (tx) => {
     await updateChannel(tx, id, { active, updated_at: deps.clock.now() });
+    if (!active) await endChannelSessions(tx, id, deps.clock.now());
     await announceChannelChange(tx, id);
   });
   forgetChannelLocally(deps.database, id);

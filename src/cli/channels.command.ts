@@ -25,6 +25,7 @@ import {
 import { channelsHealth, type ChannelHealth } from '../webhooks/webhooks.service.ts';
 import { getBrand, putBrand, removeBrand, type BrandResource } from '../brand/brand.service.ts';
 import { AppError } from '../errors.ts';
+import { createPortalLink, PERMISSOES, PORTAL_LINK_TTL_SECONDS } from '../portal/sessions.service.ts';
 import { DataDirBusyError } from '../db/data-dir-lock.ts';
 import { askControlSocket, hasControlSocket } from '../db/control-socket.ts';
 
@@ -36,6 +37,7 @@ const SUBCOMMANDS: readonly ChannelsRequest['sub'][] = [
   'rotate-secret',
   'health',
   'brand',
+  'portal',
 ];
 
 /** A logo file this large is refused before it is read (the API's own limit is 16 KB). */
@@ -52,6 +54,7 @@ export const ChannelsRequestSchema = Type.Object(
       Type.Literal('rotate-secret'),
       Type.Literal('health'),
       Type.Literal('brand'),
+      Type.Literal('portal'),
     ]),
     id: Type.Optional(Type.String({ maxLength: 100 })),
     /** create: the names of the channels to create. */
@@ -65,6 +68,8 @@ export const ChannelsRequestSchema = Type.Object(
     /** The logo file's bytes in base64. */
     logo: Type.Optional(Type.String({ maxLength: Math.ceil(MAX_LOGO_FILE_BYTES / 3) * 4 })),
     remove: Type.Boolean(),
+    /** portal: a read-only session. */
+    leitura: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -124,13 +129,14 @@ export async function parseChannelsArgs(argv: string[]): Promise<ChannelsRequest
       color: { type: 'string' },
       logo: { type: 'string' },
       remove: { type: 'boolean', default: false },
+      leitura: { type: 'boolean', default: false },
     },
   });
   const isSub = (value: string | undefined): value is ChannelsRequest['sub'] =>
     (SUBCOMMANDS as readonly string[]).includes(value ?? '');
   if (!isSub(sub)) throw new ChannelInputError(`expected one of: channels ${SUBCOMMANDS.join(' | ')}`);
   const id = positionals[0];
-  if (['deactivate', 'activate', 'rotate-secret', 'brand'].includes(sub) && !id)
+  if (['deactivate', 'activate', 'rotate-secret', 'brand', 'portal'].includes(sub) && !id)
     throw new ChannelInputError(`channels ${sub} needs the channel ID`);
 
   for (const entry of values['allow-ip'] ?? []) {
@@ -154,6 +160,8 @@ export async function parseChannelsArgs(argv: string[]): Promise<ChannelsRequest
   }
   if (values.count !== undefined || values['name-prefix'] !== undefined)
     throw new ChannelInputError('--count e --name-prefix servem só a channels create');
+  if (values.leitura && sub !== 'portal') throw new ChannelInputError('--leitura serve só a channels portal');
+  if (sub === 'portal') return { ...request, leitura: values.leitura ?? false };
   if (sub === 'brand') {
     if (given.length > 1) throw new ChannelInputError('channels brand takes one --name');
     return {
@@ -236,6 +244,8 @@ export async function executeChannels(ctx: Context, request: ChannelsRequest): P
       return formatHealth(await channelsHealth(ctx), json);
     case 'brand':
       return await brandCommand(ctx, id!, request);
+    case 'portal':
+      return await portalCommand(ctx, id!, request);
     case 'deactivate':
     case 'activate': {
       const channel = await setChannelActive(ctx, id!, request.sub === 'activate');
@@ -283,6 +293,23 @@ async function brandCommand(ctx: Context, id: string, request: ChannelsRequest):
     if (error instanceof AppError) throw new ChannelInputError(`${error.code}: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * `channels portal ID [--leitura]`: a single-use entry link to the channel's portal, as
+ * POST /v1/portal/sessoes gives one. The link is a secret: printed, never logged.
+ */
+async function portalCommand(ctx: Context, id: string, request: ChannelsRequest): Promise<string> {
+  const channel = await requireChannel(ctx, id);
+  if (!channel.active) throw new ChannelInputError(`channel ${channel.id} is inactive: activate it first`);
+  const issued = await createPortalLink(ctx, channel.id, request.leitura ? ['leitura'] : [...PERMISSOES]);
+  if (request.json) return JSON.stringify(issued, null, 2);
+  return [
+    issued.url,
+    `Single use, valid until ${issued.expiraEm} (${PORTAL_LINK_TTL_SECONDS / 60} minutes); ${
+      request.leitura ? 'read-only session' : 'full session (read and change)'
+    } of ${channel.name}.`,
+  ].join('\n');
 }
 
 function formatHealth(channels: ChannelHealth[], json: boolean): string {

@@ -34,6 +34,9 @@ Channels:
                                   last success, last failure and why, pending and failed deliveries
   channels brand ID [--name NAME [--color #RRGGBB] [--logo FILE]] [--remove] [--json]
                                   the channel's brand on the customer's pages (shown without --name)
+  channels portal ID [--leitura] [--json]
+                                  a single-use link (10 minutes) into the channel's portal;
+                                  --leitura: a read-only session
 
   With the embedded database, while the service runs, these are carried out by it (data/control.sock).
 

@@ -161,6 +161,36 @@ export interface ChannelBrandsTable {
   updated_at: Timestamp;
 }
 
+/** The channel portal (src/portal): entry links, sessions, and what sessions changed. */
+export interface PortalLinksTable {
+  token_hash: Uint8Array;
+  channel_id: string;
+  permissoes: string[];
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface PortalSessionsTable {
+  id: string;
+  token_hash: Uint8Array;
+  channel_id: string;
+  permissoes: string[];
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface PortalChangesTable {
+  id: string;
+  channel_id: string;
+  session_id: string;
+  acao: string;
+  alvo_tipo: string;
+  alvo_id: string;
+  criado_em: Timestamp;
+}
+
 export interface DeliveriesTable {
   id: string;
   event_id: string;
@@ -304,4 +334,7 @@ export interface Tables {
   link_funnel_references: ByReference<LinkFunnelCounts>;
   proposal_funnel_days: ProposalFunnelCounts;
   proposal_funnel_references: ByReference<ProposalFunnelCounts>;
+  portal_links: PortalLinksTable;
+  portal_sessions: PortalSessionsTable;
+  portal_changes: PortalChangesTable;
 }

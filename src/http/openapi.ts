@@ -74,6 +74,10 @@ export async function registerOpenApi(app: App, ctx: Context): Promise<void> {
           description: 'O funil dos links do canal: até onde os clientes chegaram, por dia ou por referência.',
         },
         { name: 'Webhooks', description: 'Registro, segredo, entregas e evento de teste.' },
+        {
+          name: 'Portal',
+          description: 'O portal do canal: links de acesso de uso único para a equipe do canal, e o encerramento das sessões.',
+        },
         { name: 'Sandbox', description: 'Simulador de proposta e receptor de testes.' },
         { name: 'Operação', description: 'Saúde e prontidão do serviço.' },
       ],

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/fastify.ts';
 import type { Context } from '../context.ts';
 import { setPageHeaders } from '../http/security-headers.ts';
+import { sameOrigin } from '../http/same-origin.ts';
 import { pageTextFor, reportError } from '../http/error-handler.ts';
 import type { SafeHtml } from '../http/html.ts';
 import { maskCelular } from '../links/celular.ts';
@@ -154,20 +155,6 @@ export function registerJourneyRoutes(app: App, ctx: Context, limiter: RateLimit
 
 function send(reply: FastifyReply, status: number, page: SafeHtml): FastifyReply {
   return setPageHeaders(reply.code(status)).send(page.value);
-}
-
-/**
- * Browsers send Origin on form posts; a post from another site is refused. Origin is
- * any text a client chooses (two headers arrive joined by a comma): anything that is
- * not exactly a serialized origin is treated as another site's.
- */
-function sameOrigin(request: FastifyRequest, publicOrigin: string): boolean {
-  const origin = request.headers.origin;
-  if (!origin || origin === 'null' || origin === publicOrigin) return true;
-  const host = request.headers.host;
-  if (host === undefined || !URL.canParse(origin)) return false;
-  const parsed = new URL(origin);
-  return parsed.origin === origin && parsed.host === host;
 }
 
 const invalidLinkPage = (sandbox: boolean) =>

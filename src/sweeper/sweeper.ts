@@ -13,6 +13,8 @@ import { erasePersonalData } from '../links/personal-data.ts';
 import { pruneEvents } from '../events/events.retention.ts';
 import { pruneExpiredTokens } from '../auth/token.repository.ts';
 import { pruneRateLimitCounters } from '../rate-limits/rate-limit-counters.ts';
+import { prunePortalAccess } from '../portal/sessions.repository.ts';
+import { pruneChanges } from '../portal/changes.repository.ts';
 import { recordLastSweep } from './sweep-record.ts';
 
 const LOCK_ID = 7_411_021; // "consigna sweeper"
@@ -32,6 +34,8 @@ export interface SweepResult {
   expiredLinks: number;
   prunedIdempotencyKeys: number;
   prunedTokens: number;
+  /** Portal entry links and sessions that can no longer be used, and portal change records past the events' retention. */
+  prunedPortal: number;
   prunedAuthFailures: number;
   /** Events removed, each with its delivery and attempts. */
   prunedEvents: number;
@@ -50,6 +54,7 @@ const NOTHING: Omit<SweepResult, 'skipped'> = {
   expiredLinks: 0,
   prunedIdempotencyKeys: 0,
   prunedTokens: 0,
+  prunedPortal: 0,
   prunedAuthFailures: 0,
   prunedEvents: 0,
   erasedPersonalData: 0,
@@ -88,6 +93,8 @@ export async function sweepOnce(ctx: Context, options: SweepOptions = {}): Promi
       result.erasedPersonalData = await drain(() => erasePersonalData(conn, personalCutoff, now, batch));
       const eventsCutoff = addSeconds(now, -retention.eventsDays * 86_400);
       result.prunedEvents = await drain(() => pruneEvents(conn, eventsCutoff, batch));
+      result.prunedPortal =
+        (await drain(() => prunePortalAccess(conn, now, batch))) + (await drain(() => pruneChanges(conn, eventsCutoff, batch)));
       const { skipped: _skipped, ...done } = result;
       await recordLastSweep(conn, { em: now.toISOString(), duracaoMs: Math.round(performance.now() - started), feito: done });
       return result;

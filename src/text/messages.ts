@@ -27,6 +27,7 @@ export const FIELD_MESSAGES: Record<string, string> = {
   cor_invalida: 'cor inválida: use #RRGGBB, por exemplo #1A73E8.',
   logo_invalido: 'logo inválido: envie os bytes de uma imagem PNG, JPEG ou WebP em base64.',
   url_retorno_invalida: `urlRetorno inválida: https, sem usuário e senha, até 2.048 caracteres, ${CLEAN_TEXT_RULE}.`,
+  permissoes_invalidas: 'permissoes inválidas: use ["leitura"] (somente leitura) ou ["leitura", "escrita"].',
   requisicao_invalida: 'Requisição inválida.',
 };
 

@@ -125,6 +125,19 @@ describeOnEmbedded('consigna channels while the embedded service runs (real proc
     expect(await (await fetch(linkUrl)).text()).toContain('Marca Viva');
     expect((await consigna(['channels', 'brand', channel.canalId], env)).stdout).toContain('Marca Viva  colour #1a73e8');
 
+    // An entry link into the channel's portal, read-only, made by the running service.
+    const portal = await consigna(['channels', 'portal', channel.canalId, '--leitura', '--json'], env);
+    expect(portal.code, portal.stderr).toBe(0);
+    const entry = JSON.parse(portal.stdout) as { url: string; permissoes: string[] };
+    rememberSecret(entry.url, entry.url.split('/').pop());
+    expect(entry.permissoes).toEqual(['leitura']);
+    const entered = await fetch(`${serve.url}${new URL(entry.url).pathname}`, { method: 'POST', redirect: 'manual' });
+    expect(entered.status).toBe(303);
+    const portalCookie = entered.headers.get('set-cookie')!.split(';')[0]!;
+    rememberSecret(portalCookie.split('=')[1]);
+    const inPortal = async () => fetch(`${serve.url}/portal`, { headers: { cookie: portalCookie } });
+    expect(await (await inPortal()).text()).toContain('Marca Viva');
+
     // The API's validation and the CLI's errors come back whole, exit code 1.
     const badColour = await consigna(['channels', 'brand', channel.canalId, '--name', 'X', '--color', 'azul'], env);
     expect([badColour.code, badColour.stderr.trim()]).toEqual([
@@ -142,6 +155,7 @@ describeOnEmbedded('consigna channels while the embedded service runs (real proc
     // Deactivating takes effect on the token already issued; rotating retires the old secret.
     expect((await consigna(['channels', 'deactivate', channel.canalId], env)).stdout).toContain('is now inactive');
     expect(await ping(serve.url, auth)).toBe(403);
+    expect((await inPortal()).status).toBe(401); // and its portal sessions ended
     expect((await consigna(['channels', 'activate', channel.canalId], env)).stdout).toContain('is now active');
     const rotated = await consigna(['channels', 'rotate-secret', channel.canalId, '--json'], env);
     const fresh = JSON.parse(rotated.stdout) as Issued;

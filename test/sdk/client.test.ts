@@ -186,6 +186,18 @@ describe('every endpoint through its typed method', () => {
     await expect(consigna.getBrand()).rejects.toMatchObject({ status: 404, code: 'nao_encontrado' });
     await expect(consigna.putBrand({ nome: 'X', cor: 'azul' })).rejects.toMatchObject({ status: 400, code: 'cor_invalida' });
 
+    // Links into the channel's portal, and every session ended.
+    const readOnly = await consigna.createPortalSession({ permissoes: ['leitura'] });
+    const full = await consigna.createPortalSession();
+    for (const { url } of [readOnly, full]) rememberSecret(url, url.slice(url.lastIndexOf('/') + 1));
+    expect(readOnly).toMatchObject({ permissoes: ['leitura'], url: expect.stringContaining('/portal/entrar/') });
+    expect(full.permissoes).toEqual(['leitura', 'escrita']);
+    await expect(consigna.createPortalSession({ permissoes: ['escrita'] })).rejects.toMatchObject({
+      status: 400,
+      code: 'permissoes_invalidas',
+    });
+    expect(await consigna.revokePortalSessions()).toEqual({ encerradas: 0 });
+
     const read = await consigna.getLink(link.id);
     expect(read).not.toHaveProperty('url');
     expect(read.status).toBe('CONCLUIDO');

@@ -24,6 +24,8 @@ const METHODS: Record<string, keyof Consigna | null> = {
   'GET /v1/eventos': 'listEvents',
   'GET /v1/eventos/{id}': 'getEvent',
   'GET /v1/relatorios/funil': 'getFunnel',
+  'POST /v1/portal/sessoes': 'createPortalSession',
+  'DELETE /v1/portal/sessoes': 'revokePortalSessions',
   'PUT /v1/webhooks': 'putWebhook',
   'GET /v1/webhooks': 'getWebhook',
   'DELETE /v1/webhooks': 'deleteWebhook',

@@ -21,6 +21,9 @@ import type {
   FunnelQuery,
   Brand,
   PutBrandInput,
+  CreatePortalSessionInput,
+  PortalSession,
+  RevokedPortalSessions,
   EventList,
   ListDeliveriesQuery,
   ListEventsQuery,
@@ -327,6 +330,21 @@ export class Consigna {
   /** `DELETE /v1/marca`: the pages go back to the channel's name and the default colours. */
   async deleteBrand(options?: CallOptions): Promise<void> {
     await this.#send({ method: 'DELETE', path: '/v1/marca', retry: 'unavailable', call: options });
+  }
+
+  // ---- Portal ----
+
+  /**
+   * `POST /v1/portal/sessoes`: a single-use link (10 minutes) into the channel's portal,
+   * for someone of your team. `url` is a secret: hand it only to whoever uses it.
+   */
+  createPortalSession(input: CreatePortalSessionInput = {}, options?: CallOptions): Promise<PortalSession> {
+    return this.#send({ method: 'POST', path: '/v1/portal/sessoes', body: input, retry: 'unavailable', call: options });
+  }
+
+  /** `DELETE /v1/portal/sessoes`: ends every portal session of the channel; unused links stop working. */
+  revokePortalSessions(options?: CallOptions): Promise<RevokedPortalSessions> {
+    return this.#send({ method: 'DELETE', path: '/v1/portal/sessoes', retry: 'unavailable', call: options });
   }
 
   // ---- Webhook ----

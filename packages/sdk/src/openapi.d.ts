@@ -248,6 +248,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/portal/sessoes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Criar um link de acesso ao portal
+     * @description Um link de uso único, válido por 10 minutos, para a equipe do canal entrar no portal (funil, links, webhooks, marca). Aberto no navegador, mostra o botão **Entrar no portal**; ao entrar, começa uma sessão de até 8 horas, encerrada por **Sair**, por `DELETE /v1/portal/sessoes` ou ao desativar o canal. A `url` é um segredo: entregue-a só a quem vai usá-la; ela nunca é mostrada de novo.
+     */
+    post: operations['criarSessaoPortal'];
+    /**
+     * Encerrar todas as sessões do portal
+     * @description Encerra na hora todas as sessões do portal do canal; os links de acesso ainda não usados deixam de valer. Quem estiver no portal vê "Sessão encerrada" na próxima página.
+     */
+    delete: operations['encerrarSessoesPortal'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/relatorios/funil': {
     parameters: {
       query?: never;
@@ -4431,6 +4455,500 @@ export interface operations {
              * @example 2026-11-22T14:03:23.123Z
              */
             dbTime: string;
+          };
+        };
+      };
+      /** @description Corpo malformado (JSON inválido, tipo de conteúdo não suportado). */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "requisicao_invalida",
+           *       "message": "Requisição inválida.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  criarSessaoPortal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Opcional: sem corpo, acesso completo (leitura e escrita). */
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description `["leitura"]`: a sessão vê tudo e não altera nada. `["leitura", "escrita"]` (o padrão): também altera (webhook, marca, reenvios). `leitura` sempre; `escrita` sozinha é inválida. */
+          permissoes?: ('leitura' | 'escrita')[];
+        };
+      };
+    };
+    responses: {
+      /** @description Link de acesso criado. */
+      201: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "url": "https://sandbox.consigna.example/portal/entrar/8fKq2LmZr4TxW9bNc1VdYh6PsJ0aEuGo3iRkQ7nMtBy",
+           *       "expiraEm": "2026-11-22T14:13:23.123Z",
+           *       "permissoes": [
+           *         "leitura",
+           *         "escrita"
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: date-time
+             * @description Até quando o link pode ser usado.
+             * @example 2026-11-22T14:03:23.123Z
+             */
+            expiraEm: string;
+            /** @description `["leitura"]`: a sessão vê tudo e não altera nada. `["leitura", "escrita"]` (o padrão): também altera (webhook, marca, reenvios). `leitura` sempre; `escrita` sozinha é inválida. */
+            permissoes: ('leitura' | 'escrita')[];
+            /**
+             * Format: uri
+             * @description O link de acesso, de uso único: `{base_url}/portal/entrar/{token}`.
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description `permissoes` inválidas, ou corpo inválido. */
+      400: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "permissoes_invalidas",
+           *       "message": "permissoes inválidas: use [\"leitura\"] (somente leitura) ou [\"leitura\", \"escrita\"].",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'permissoes_invalidas' | 'requisicao_invalida';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Token ausente, inválido ou expirado. */
+      401: {
+        headers: {
+          /** @description Desafio Bearer: `Bearer realm="consigna", error="invalid_token", error_description="..."`. */
+          'WWW-Authenticate'?: string;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "unauthorized",
+           *       "message": "Token de acesso ausente, inválido ou expirado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'unauthorized';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Canal inativo ou IP fora da lista de IPs permitidos do canal. */
+      403: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "forbidden",
+           *       "message": "Canal inativo ou endereço IP não autorizado.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'forbidden';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Corpo acima do limite (64 KB). */
+      413: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "corpo_muito_grande",
+           *       "message": "Corpo da requisição acima do limite permitido.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'corpo_muito_grande';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Limite de requisições do canal excedido. */
+      429: {
+        headers: {
+          'RateLimit-Limit'?: number;
+          'RateLimit-Remaining'?: number;
+          'RateLimit-Reset'?: number;
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "limite_excedido",
+           *       "message": "Limite de requisições excedido. Aguarde e tente novamente.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'limite_excedido';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Erro inesperado; a resposta nunca traz detalhes internos. */
+      500: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "erro_interno",
+           *       "message": "Erro interno. Tente novamente; se persistir, informe o requestId ao suporte.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'erro_interno';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description Banco de dados indisponível; repita em instantes. */
+      503: {
+        headers: {
+          /** @description Segundos até uma nova tentativa ser aceita. */
+          'Retry-After'?: number;
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": "db_unavailable",
+           *       "message": "Banco de dados indisponível no momento. Tente novamente em instantes.",
+           *       "requestId": "0d4c1a57-5f5e-4a0b-9a43-1f0a3d9e2b11"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description Código estável para tratamento programático.
+             * @enum {string}
+             */
+            code: 'db_unavailable';
+            /** @description Mensagem em pt-BR. */
+            message: string;
+            /** @description Igual ao cabeçalho X-Request-Id. */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  encerrarSessoesPortal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Sessões encerradas. */
+      200: {
+        headers: {
+          /** @description Identificador da requisição; repetido como `requestId` nos erros. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "encerradas": 2
+           *     }
+           */
+          'application/json': {
+            /** @description Quantas sessões ativas foram encerradas. */
+            encerradas: number;
           };
         };
       };

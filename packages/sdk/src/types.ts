@@ -49,6 +49,13 @@ export type SimulateRetriesInput = RequestBody<'/v1/webhooks/retentativas/simula
 /** The delays before each retry now in force for the channel. */
 export type RetrySchedule = ResponseBody<'/v1/webhooks/retentativas/simular', 'post', 200>;
 
+/** `permissoes`: `['leitura']` (read-only) or `['leitura', 'escrita']` (the default). */
+export type CreatePortalSessionInput = RequestBody<'/v1/portal/sessoes', 'post'>;
+/** A single-use link into the channel's portal: `url` is a secret, valid until `expiraEm`. */
+export type PortalSession = ResponseBody<'/v1/portal/sessoes', 'post', 201>;
+export type PortalPermission = PortalSession['permissoes'][number];
+export type RevokedPortalSessions = ResponseBody<'/v1/portal/sessoes', 'delete', 200>;
+
 export type PutBrandInput = RequestBody<'/v1/marca', 'put'>;
 export type Brand = ResponseBody<'/v1/marca', 'get', 200>;
 
