@@ -100,6 +100,10 @@ export async function screenshot(page: Page, name: string): Promise<string> {
  */
 export async function checkPage(page: Page): Promise<string[]> {
   const problems: string[] = [];
+  // The checks below are many queries; a navigation between two of them would mix two
+  // documents. The document is marked first and must still be the same one at the end.
+  const mark = Math.random().toString(36).slice(2);
+  await page.evaluate((value) => document.documentElement.setAttribute('data-checked', value), mark);
   const lang = await page.locator('html').getAttribute('lang');
   if (lang !== 'pt-BR') problems.push(`html lang is ${JSON.stringify(lang)}, expected "pt-BR"`);
   const h1 = await page.locator('h1').count();
@@ -148,6 +152,8 @@ export async function checkPage(page: Page): Promise<string[]> {
   }));
   if (scroll.width > scroll.viewport)
     problems.push(`horizontal scroll: content ${scroll.width}px wide in a ${scroll.viewport}px viewport`);
+  const same = await page.evaluate((value) => document.documentElement.getAttribute('data-checked') === value, mark);
+  if (!same) throw new Error('checkPage: the document navigated away while being checked');
   return problems;
 }
 
