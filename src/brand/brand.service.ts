@@ -130,6 +130,12 @@ export async function removeBrand(deps: Deps, channelId: string): Promise<void> 
   }
 }
 
+/** The stored logo's bytes in base64 (as putBrand takes them), to keep it through a form that sends none. */
+export async function storedLogoBase64(deps: Pick<Context, 'database'>, channelId: string): Promise<string | undefined> {
+  const row = await findBrandRow(deps.database.db, channelId);
+  return row?.logo ? Buffer.from(row.logo).toString('base64') : undefined;
+}
+
 export async function pageBrand(deps: Pick<Context, 'database'>, channelId: string): Promise<PageBrand> {
   const row = await findPageBrand(deps.database.db, channelId);
   if (!row) return { nome: 'Consigna' };

@@ -12,8 +12,9 @@ import type { Context } from '../context.ts';
 import type { SafeHtml } from '../http/html.ts';
 import type { Change } from './changes.service.ts';
 import type { PortalSession } from './sessions.service.ts';
+import type { UploadedFile, UploadSpec } from './upload.plugin.ts';
 
-export type { Change, PortalSession };
+export type { Change, PortalSession, UploadedFile, UploadSpec };
 
 export interface PortalRequest {
   session: PortalSession;
@@ -27,6 +28,13 @@ export interface PortalRequest {
 export interface PortalActionRequest extends PortalRequest {
   /** The submitted form's fields (`_csrf` already checked). */
   form: Record<string, string>;
+}
+
+export interface PortalUploadRequest extends PortalActionRequest {
+  /** The form's file, when one was chosen (its bytes within the spec's limit). */
+  file?: UploadedFile;
+  /** Why the upload was refused (a second file, too big, …), in pt-BR: show it, change nothing. */
+  problem?: string;
 }
 
 /** A page: `title` is its one h1 and its <title>; `body` goes in <main> after the h1. */
@@ -47,6 +55,7 @@ export type PortalActionResult = { redirect: string; change?: Change } | PortalP
 
 export type PageHandler = (request: PortalRequest) => Promise<PortalPage>;
 export type ActionHandler = (request: PortalActionRequest) => Promise<PortalActionResult>;
+export type UploadHandler = (request: PortalUploadRequest) => Promise<PortalActionResult>;
 
 export interface PortalRoutes {
   /** The service's context: pass it to the domain services (they take plain values). */
@@ -55,6 +64,11 @@ export interface PortalRoutes {
   page(path: string, handler: PageHandler): void;
   /** A POST under /portal that needs a session, its CSRF token and `escrita`. */
   action(path: string, handler: ActionHandler): void;
+  /**
+   * An action whose form is multipart/form-data with one file (upload.ts): the same checks
+   * as `action`, made before the handler runs, with multipart accepted on this route only.
+   */
+  upload(path: string, spec: UploadSpec, handler: UploadHandler): void;
 }
 
 /** One entry of the portal's nav, and the pages behind it. */

@@ -24,7 +24,8 @@ import {
   type PortalSession,
 } from './sessions.service.ts';
 import { recordChange } from './changes.service.ts';
-import type { PortalPage, PortalRoutes, PortalSection } from './portal-pages.ts';
+import type { PortalActionResult, PortalPage, PortalRoutes, PortalSection } from './portal-pages.ts';
+import { acceptUploads, MULTIPART, readUpload, type Upload } from './upload.plugin.ts';
 import { PORTAL_SECTIONS } from './sections.ts';
 import { portalLayout, type NavEntry } from './views/layout.ts';
 import { entryPage, FORM_REFUSED, INVALID_LINK, messagePage, READ_ONLY, SESSION_ENDED, SIGNED_OUT } from './views/entry.ts';
@@ -90,11 +91,24 @@ export function registerPortalRoutes(
     return signed;
   }
 
-  /** A form post that may change something: same origin, a form, the session's `_csrf`. */
-  const formAccepted = (request: FastifyRequest, signed: SignedIn): boolean =>
+  /** A form post that may change something: same origin, a form (of `type`), the session's `_csrf`. */
+  const formAccepted = (
+    request: FastifyRequest,
+    signed: SignedIn,
+    type = FORM,
+    fields = request.body as Record<string, string> | undefined,
+  ): boolean =>
     sameOrigin(request, publicOrigin) &&
-    String(request.headers['content-type'] ?? '').startsWith(FORM) &&
-    csrfMatches(ctx, signed.token, (request.body as Record<string, string> | undefined)?._csrf);
+    String(request.headers['content-type'] ?? '').startsWith(type) &&
+    csrfMatches(ctx, signed.token, fields?._csrf);
+
+  /** An accepted action's answer: a page, or its change recorded then a 303 to a portal page. */
+  async function answer(reply: FastifyReply, signed: SignedIn, current: string, path: string, result: PortalActionResult) {
+    if (!('redirect' in result)) return send(reply, result.status ?? 422, inFrame(signed, current, result));
+    if (!PORTAL_PATH.test(result.redirect)) throw new Error(`portal action ${path} redirects outside the portal`);
+    if (result.change) await recordChange(ctx.database.db, signed.session, result.change, ctx.clock.now());
+    return reply.code(303).header('location', result.redirect).send();
+  }
 
   const routesOf = (scope: App, section: PortalSection): PortalRoutes => {
     const under = (path: string) => {
@@ -138,12 +152,39 @@ export function registerPortalRoutes(
               csrf: signed.csrf,
               form,
             });
-            if (!('redirect' in result)) return send(reply, result.status ?? 422, inFrame(signed, section.path, result));
-            if (!PORTAL_PATH.test(result.redirect)) throw new Error(`portal action ${path} redirects outside the portal`);
-            if (result.change) await recordChange(ctx.database.db, signed.session, result.change, ctx.clock.now());
-            return reply.code(303).header('location', result.redirect).send();
+            return answer(reply, signed, section.path, path, result);
           },
         );
+      },
+      upload(path, spec, handler) {
+        under(path);
+        // Its own scope, so that multipart bodies are parsed on this route and no other.
+        void scope.register(async (child) => {
+          await acceptUploads(child, spec);
+          child.post<{ Params: Record<string, string>; Querystring: Record<string, string | undefined> }>(
+            path,
+            { schema: { hide: true } },
+            async (request, reply) => {
+              const signed = await signedIn(request, reply);
+              if (!signed) return reply;
+              const upload: Upload = request.isMultipart() ? await readUpload(request, spec) : { fields: {} };
+              if (!formAccepted(request, signed, MULTIPART, upload.fields))
+                return send(reply, 403, signedMessage(signed, section.path, FORM_REFUSED));
+              if (!signed.session.canWrite) return send(reply, 403, signedMessage(signed, section.path, READ_ONLY));
+              const { _csrf: _checked, ...form } = upload.fields;
+              const result = await handler({
+                session: signed.session,
+                params: request.params,
+                query: single(request.query),
+                csrf: signed.csrf,
+                form,
+                ...(upload.file ? { file: upload.file } : {}),
+                ...(upload.problem ? { problem: upload.problem } : {}),
+              });
+              return answer(reply, signed, section.path, path, result);
+            },
+          );
+        });
       },
     };
   };

@@ -95,6 +95,12 @@ export async function ensureInbox(deps: Deps, channelId: string, responderStatus
   return inboxOf(deps, deps.keys.open(row.token_sealed), row.responder_status);
 }
 
+/** The channel's inbox, without creating it (a page's GET changes nothing). */
+export async function inboxOfChannel(deps: Deps, channelId: string): Promise<Inbox | undefined> {
+  const row = await findInboxOfChannel(deps.database.db, channelId);
+  return row ? inboxOf(deps, deps.keys.open(row.token_sealed), row.responder_status) : undefined;
+}
+
 /** The inbox a path token names; undefined for a malformed or unknown token. */
 export async function findInbox(deps: Deps, token: string): Promise<InboxRow | undefined> {
   if (!isIssuedInboxToken(token)) return undefined;
