@@ -14,8 +14,16 @@ const GUIDE = path.join(import.meta.dirname, '../../docs/guia-integracao.md');
 
 export const docsAssets = new AssetFolder(path.join(import.meta.dirname, 'assets'));
 
+/** The guide's text: `{base_url}` is the service's address, `{asset:NAME}` a file of src/docs/assets (versioned URL). */
+export function guideMarkdown(baseUrl: string): string {
+  return fs
+    .readFileSync(GUIDE, 'utf8')
+    .replaceAll('{base_url}', baseUrl)
+    .replace(/\{asset:([\w.-]+)\}/g, (_match, name: string) => `${baseUrl}${docsAssets.url(name)}`);
+}
+
 export function renderGuide(baseUrl: string): string {
-  const markdown = fs.readFileSync(GUIDE, 'utf8').replaceAll('{base_url}', baseUrl);
+  const markdown = guideMarkdown(baseUrl);
   const body = marked.parse(markdown, { async: false, gfm: true });
   return html`<!doctype html>
 <html lang="pt-BR">
@@ -40,8 +48,6 @@ export function registerDocsRoutes(app: App, ctx: Context): void {
     setPageHeaders(reply).header('cache-control', 'public, max-age=300').send(page),
   );
   app.get('/docs/guia.md', { schema: { hide: true } }, async (_request, reply) =>
-    reply
-      .type('text/markdown; charset=utf-8')
-      .send(fs.readFileSync(GUIDE, 'utf8').replaceAll('{base_url}', ctx.config.publicBaseUrl)),
+    reply.type('text/markdown; charset=utf-8').send(guideMarkdown(ctx.config.publicBaseUrl)),
   );
 }

@@ -36,6 +36,21 @@ describe('/docs (pt-BR integration guide)', () => {
     }
   });
 
+  it('shows the portal’s screenshot, with its text alternative, served as a small PNG', async () => {
+    const page = (await service.inject({ method: 'GET', url: '/docs' })).body;
+    const img = /<img src="([^"]+)" alt="([^"]+)"/.exec(page);
+    expect(img, 'an <img> in the guide').not.toBeNull();
+    const [, src, alt] = img!;
+    expect(alt).toMatch(/^Visão geral do portal/);
+    expect(src).toMatch(new RegExp(`^${service.baseUrl}/assets/portal-visao-geral\\.png\\?v=[\\w-]{8}$`));
+    const image = await service.inject({ method: 'GET', url: new URL(src!).pathname + new URL(src!).search });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    expect(image.rawPayload.length).toBeLessThanOrEqual(60 * 1024);
+    expect((await service.inject({ method: 'GET', url: '/docs/guia.md' })).body).toContain(src);
+  });
+
   it('explains every error code the OpenAPI document declares', async () => {
     const spec = parse((await service.inject({ method: 'GET', url: '/openapi.yaml' })).body);
     const codes = new Set<string>();
