@@ -18,6 +18,11 @@
 // contentful paint (LCP, from the navigation's start, which for a form is the POST: its
 // round trip counts). Three journeys per variant; each page's median. Verdicts are
 // informational, as everywhere in bench/.
+//
+// pages-portal: the channel portal's pages (PORTAL_PAGES) as the branded channel's staff
+// get them on the same phone: in by an entry link (POST /v1/portal/sessoes, the button),
+// then each page with the browser's cache emptied first (the worst case: its CSS, the
+// brand's stylesheet and logo fetched again), three visits, each page's median.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -58,7 +63,7 @@ const VIEWER_WATCH_MS = 3000;
 
 /** KB = 1,024 bytes, as the logo's 16 KB limit (MAX_LOGO_BYTES). */
 const KB = 1024;
-const GOALS = { brandedKb: 30, brandedLcpS: 2.0, todayKb: 6.6, todayViewerKb: 13, todayLcpS: 1.4 };
+const GOALS = { brandedKb: 30, brandedLcpS: 2.0, todayKb: 6.6, todayViewerKb: 13, todayLcpS: 1.4, portalKb: 50, portalLcpS: 2.0 };
 
 const BRAND_NAME = 'Fintech Exemplo Pagamentos';
 const BRAND_COLOUR = '#1a73e8';
@@ -76,12 +81,27 @@ const VIEWER: SuitePart = {
   target: `LCP ≤ ${GOALS.brandedLcpS.toFixed(1)} s (today: ≤ ${GOALS.todayViewerKb} KB, ≤ ${GOALS.todayLcpS} s)`,
 };
 
+const PORTAL: SuitePart = {
+  id: 'pages-portal',
+  name: 'channel portal: KB and LCP per page',
+  target: `≤ ${GOALS.portalKb} KB and LCP ≤ ${GOALS.portalLcpS.toFixed(1)} s per page, empty cache`,
+};
+
+/** The portal's pages measured by pages-portal, in nav order: a new section adds its page here. */
+const PORTAL_PAGES: ReadonlyArray<{ name: string; path: string; h1: RegExp }> = [
+  { name: 'portal: Visão geral', path: '/portal', h1: /^Visão geral$/ },
+  { name: 'portal: Marca', path: '/portal/marca', h1: /^Marca$/ },
+  { name: 'portal: Sandbox', path: '/portal/sandbox', h1: /^Sandbox$/ },
+];
+/** Links of the branded channel the portal shows (some taken through the journey simulator). */
+const PORTAL_LINKS = { created: 12, completed: 5 };
+
 export const suites: BenchSuite[] = [
   {
     id: 'pages',
     name: 'Hosted pages',
     backends: ['postgres'],
-    parts: [JOURNEY, VIEWER],
+    parts: [JOURNEY, VIEWER, PORTAL],
     run: runPages,
   },
 ];
@@ -319,7 +339,9 @@ async function measureLoad(
 // ---------------------------------------------------------------------------------
 // The phone and the journey.
 
-async function phone(browser: Browser): Promise<{ page: Page; network: NetworkLog; close: () => Promise<void> }> {
+async function phone(
+  browser: Browser,
+): Promise<{ page: Page; network: NetworkLog; cdp: CDPSession; close: () => Promise<void> }> {
   const context = await browser.newContext({
     viewport: VIEWPORT,
     isMobile: true,
@@ -340,7 +362,7 @@ async function phone(browser: Browser): Promise<{ page: Page; network: NetworkLo
     uploadThroughput: (KBIT_PER_S * 1000) / 8,
   });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
-  return { page, network, close: () => context.close() };
+  return { page, network, cdp, close: () => context.close() };
 }
 
 /** Each page's h1: a step that re-rendered itself (422) or went elsewhere breaks the run. */
@@ -358,6 +380,7 @@ const H1: Record<string, RegExp> = {
   'início, warm': /^Contrate seu empréstimo consignado$/,
   viewer: /^Eventos recebidos$/,
   'viewer, warm': /^Eventos recebidos$/,
+  ...Object.fromEntries(PORTAL_PAGES.map((p) => [p.name, p.h1])),
 };
 
 const LABEL: Record<string, string> = {
@@ -436,6 +459,30 @@ async function viewer(browser: Browser, url: string): Promise<PageLoad[]> {
     const warm = await measureLoad(page, network, 'viewer, warm', () => page.reload({ waitUntil: 'commit' }));
     await expectPage(page, warm);
     return [cold, warm];
+  } finally {
+    await close();
+  }
+}
+
+/** One visit of the portal: in by the entry link, then each page with an empty cache. */
+async function portalVisit(browser: Browser, entryUrl: string, baseUrl: string): Promise<PageLoad[]> {
+  const { page, network, cdp, close } = await phone(browser);
+  try {
+    await page.goto(entryUrl);
+    await Promise.all([
+      page.waitForURL(`${baseUrl}/portal`, { timeout: 60_000 }),
+      page.getByRole('button', { name: 'Entrar no portal' }).click(),
+    ]);
+    const loads: PageLoad[] = [];
+    for (const portalPage of PORTAL_PAGES) {
+      await cdp.send('Network.clearBrowserCache');
+      const load = await measureLoad(page, network, portalPage.name, () =>
+        page.goto(`${baseUrl}${portalPage.path}`, { waitUntil: 'commit' }),
+      );
+      await expectPage(page, load);
+      loads.push(load);
+    }
+    return loads;
   } finally {
     await close();
   }
@@ -561,6 +608,22 @@ function viewerRow(page: string, f: PageFigures | undefined): SuiteRow {
   };
 }
 
+function portalRow(page: string, f: PageFigures | undefined): SuiteRow {
+  return {
+    part: PORTAL.id,
+    name: page,
+    figure: pageText(f),
+    baseline: '– (no earlier portal)',
+    ratio: undefined,
+    target: `≤ ${GOALS.portalKb} KB, ≤ ${GOALS.portalLcpS.toFixed(1)} s`,
+    verdicts: {
+      [`${GOALS.portalKb} KB`]: f !== undefined && f.bytes <= GOALS.portalKb * KB,
+      [`${GOALS.portalLcpS.toFixed(1)} s`]: within(f, GOALS.portalLcpS),
+    },
+    ...(f?.lcpMs !== undefined ? {} : { error: 'not measured (or no largest-contentful-paint entry)' }),
+  };
+}
+
 const DETAIL_COLUMNS: Column[] = [
   { header: 'page' },
   { header: 'unbranded KB', align: 'right' },
@@ -588,6 +651,7 @@ async function runPages(ctx: SuiteContext, parts: SuitePart[]) {
   }
   const wantJourney = parts.some((p) => p.id === JOURNEY.id);
   const wantViewer = parts.some((p) => p.id === VIEWER.id);
+  const wantPortal = parts.some((p) => p.id === PORTAL.id);
   const loadAtStart = os.loadavg();
   const logo = noisyPng(LOGO_SIZE.width, LOGO_SIZE.height);
   if (logo.length > MAX_LOGO_BYTES) throw new BenchError(`the bench's logo has ${logo.length} bytes, over ${MAX_LOGO_BYTES}`);
@@ -595,7 +659,12 @@ async function runPages(ctx: SuiteContext, parts: SuitePart[]) {
   let benchDb: Awaited<ReturnType<typeof createBenchDatabase>> | undefined;
   let serve: ChildService | undefined;
   let closeBrowser: (() => Promise<void>) | undefined;
-  const runs: { branded: PageLoad[][]; plain: PageLoad[][]; viewer: PageLoad[][] } = { branded: [], plain: [], viewer: [] };
+  const runs: { branded: PageLoad[][]; plain: PageLoad[][]; viewer: PageLoad[][]; portal: PageLoad[][] } = {
+    branded: [],
+    plain: [],
+    viewer: [],
+    portal: [],
+  };
   let accent: unknown;
   try {
     benchDb = await createBenchDatabase(ctx.adminUrl);
@@ -659,6 +728,18 @@ async function runPages(ctx: SuiteContext, parts: SuitePart[]) {
         runs.viewer.push(await viewer(browser, String(inbox.visualizacaoUrl)));
       }
     }
+    if (wantPortal) {
+      await branded!('PUT', '/v1/sandbox/receptor', {}, [200, 201]);
+      for (let i = 0; i < PORTAL_LINKS.created; i++) {
+        const link = await branded!('POST', '/v1/links', { cpf: '12345678909', referenciaExterna: `loja-${i % 4}` }, [201]);
+        if (i < PORTAL_LINKS.completed) await branded!('POST', `/v1/links/${String(link.id)}/jornada/simular`, undefined, [200]);
+      }
+      for (let run = 1; run <= RUNS; run++) {
+        ctx.log(`portal ${run}/${RUNS}…`);
+        const entry = await branded!('POST', '/v1/portal/sessoes', undefined, [201]);
+        runs.portal.push(await portalVisit(browser, String(entry.url), serve.url));
+      }
+    }
   } finally {
     await closeBrowser?.();
     await serve?.stop();
@@ -697,6 +778,20 @@ async function runPages(ctx: SuiteContext, parts: SuitePart[]) {
     ]);
   }
 
+  for (const { name } of wantPortal ? PORTAL_PAGES : []) {
+    const f = figures(runs.portal, name);
+    rows.push(portalRow(name, f));
+    detail.push([
+      name,
+      '–',
+      '–',
+      spread(f?.allBytes ?? [], kb),
+      spread(f?.allLcp ?? [], seconds),
+      f ? `${f.requests} (${f.cached})` : '–',
+      `≤ ${GOALS.portalKb} KB, ≤ ${GOALS.portalLcpS.toFixed(1)} s`,
+    ]);
+  }
+
   const visit = (variant: PageLoad[][]) =>
     median(variant.map((run) => run.filter((l) => l.page !== 'início, warm').reduce((sum, l) => sum + l.bytes, 0)));
   const firstBranded = runs.branded[0];
@@ -725,6 +820,13 @@ async function runPages(ctx: SuiteContext, parts: SuitePart[]) {
       `Viewer: PUT /v1/sandbox/receptor, the inbox as the channel's webhook, ${VIEWER_EVENTS} POST /v1/webhooks/teste; opened in a fresh context, then reloaded (page.reload). ` +
         `Fetched until load: ${fetched(cold)}. Then its script, in the next ${VIEWER_WATCH_MS / 1000} s, not counted above: ` +
         `${cold?.afterLoad.map((a) => `${a.path} ${a.open ? '(the event stream, still open)' : kb(a.bytes)}`).join(', ') || 'nothing'}.`,
+    );
+  }
+  if (wantPortal) {
+    notes.push(
+      `Portal: the branded channel (its logo in the header), ${PORTAL_LINKS.created} links by 4 promoters, ${PORTAL_LINKS.completed} through the journey simulator, its test inbox; ` +
+        `in by POST /v1/portal/sessoes and the entry page's button, then ${PORTAL_PAGES.map((p) => p.path).join(', ')}, each after Network.clearBrowserCache (figures in the branded columns). ` +
+        `Fetched by the first: ${fetched(runs.portal[0]?.[0])}.`,
     );
   }
   notes.push(
