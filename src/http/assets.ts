@@ -10,12 +10,15 @@ import type { App } from './fastify.ts';
 
 interface Asset {
   body: Buffer;
-  /** Compressed once, when the folder is read: on a slow phone the bytes are the wait. */
-  br: Buffer;
-  gzip: Buffer;
+  /** Compressed once, when the folder is read: on a slow phone the bytes are the wait. Absent for images (already compressed). */
+  br?: Buffer;
+  gzip?: Buffer;
   type: string;
   etag: string;
 }
+
+/** Already compressed: brotli at quality 11 would cost start-up time (~0.1 s for a 30 KB PNG) to save nothing. */
+const COMPRESSED = new Set(['.png']);
 
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -33,10 +36,15 @@ export class AssetFolder {
       const type = TYPES[path.extname(file)];
       if (!type) continue;
       const body = fs.readFileSync(path.join(dir, file));
+      const compress = !COMPRESSED.has(path.extname(file));
       this.files.set(file, {
         body,
-        br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        gzip: zlib.gzipSync(body, { level: 9 }),
+        ...(compress
+          ? {
+              br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+              gzip: zlib.gzipSync(body, { level: 9 }),
+            }
+          : {}),
         type,
         etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
       });
@@ -64,7 +72,7 @@ export function registerAssetRoutes(app: App, folders: readonly AssetFolder[]): 
     const asset = assets.get(request.params.name);
     if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('não encontrado');
     const accepted = String(request.headers['accept-encoding'] ?? '');
-    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+    const encoding = asset.br && /\bbr\b/.test(accepted) ? 'br' : asset.gzip && /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
     // One ETag per representation: a cache must not answer a gzip request with brotli bytes.
     const etag = encoding ? `${asset.etag.slice(0, -1)}-${encoding}"` : asset.etag;
     const headers = {

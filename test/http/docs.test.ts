@@ -43,9 +43,14 @@ describe('/docs (pt-BR integration guide)', () => {
     const [, src, alt] = img!;
     expect(alt).toMatch(/^Visão geral do portal/);
     expect(src).toMatch(new RegExp(`^${service.baseUrl}/assets/portal-visao-geral\\.png\\?v=[\\w-]{8}$`));
-    const image = await service.inject({ method: 'GET', url: new URL(src!).pathname + new URL(src!).search });
+    const image = await service.inject({
+      method: 'GET',
+      url: new URL(src!).pathname + new URL(src!).search,
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
+    expect(image.headers['content-encoding']).toBeUndefined(); // already compressed: sent as is
     expect(image.rawPayload.subarray(1, 4).toString()).toBe('PNG');
     expect(image.rawPayload.length).toBeLessThanOrEqual(60 * 1024);
     expect((await service.inject({ method: 'GET', url: '/docs/guia.md' })).body).toContain(src);
