@@ -127,6 +127,27 @@ describe.skipIf(skipBrowserTests())('the portal’s Marca and Sandbox, in Chromi
     await expectClean();
   });
 
+  it('saves the brand with its logo, and runs the simulator, with JavaScript off', async () => {
+    const link = await makeLink(service, auth);
+    const { page, expectClean } = await signIn({ javaScriptEnabled: false });
+    await page.goto(`${service.baseUrl}/portal/marca`);
+    await page.getByLabel('Nome mostrado ao cliente').fill('Sem Script');
+    await page
+      .getByLabel(/^Logo/)
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: makePng(64, 32, [0, 90, 40]) });
+    await Promise.all([
+      page.waitForURL(`${service.baseUrl}/portal/marca?feito=salvo`),
+      page.getByRole('button', { name: 'Salvar marca' }).click(),
+    ]);
+    expect((await page.locator('.previa-marca').textContent())?.trim()).toBe('Sem Script');
+    expect(await page.locator('.previa-logo').getAttribute('width')).toBe('64');
+    await page.goto(`${service.baseUrl}/portal/sandbox`);
+    await page.locator('#jornada-link').selectOption(link.id);
+    await Promise.all([page.waitForURL(/feito=jornada/), page.getByRole('button', { name: 'Simular a jornada' }).click()]);
+    expect(await page.getByRole('table', { name: /^Link …/ }).textContent()).toContain('AGUARDANDO_FORMALIZACAO');
+    await expectClean();
+  });
+
   it('fits a phone’s width on both pages', async () => {
     const { page, expectClean } = await signIn({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
     for (const path of ['/portal/marca', '/portal/sandbox']) {
