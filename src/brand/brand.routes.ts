@@ -43,4 +43,12 @@ export function registerBrandRoutes(app: App, ctx: Context): void {
     if (!css) return reply.code(404).type('text/plain; charset=utf-8').send('não encontrado');
     return reply.headers({ ...IMMUTABLE, 'content-type': 'text/css; charset=utf-8' }).send(css);
   });
+
+  // The portal's preview of a colour not saved yet (docs/rules.md §10.7): the same accent as --previa-marca.
+  app.get<{ Params: { file: string } }>('/marca/previa/:file', { schema: { hide: true } }, async (request, reply) => {
+    const file = request.params.file;
+    const css = file.endsWith('.css') ? accentStylesheet(file.slice(0, -4), 'previa-marca') : undefined;
+    if (!css) return reply.code(404).type('text/plain; charset=utf-8').send('não encontrado');
+    return reply.headers({ ...IMMUTABLE, 'content-type': 'text/css; charset=utf-8' }).send(css);
+  });
 }

@@ -42,6 +42,8 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 export const logoPath = (hash: string) => `/marca/logo/${hash}`;
 export const accentPath = (accent: string) => `/marca/cor/${accent.slice(1)}.css`;
+/** The same accent under other names (--previa-marca), for a preview beside the brand in use. */
+export const previewAccentPath = (accent: string) => `/marca/previa/${accent.slice(1)}.css`;
 
 /** Validates everything before anything is stored: a bad field leaves the brand as it was. */
 async function parseBrand(input: BrandInput): Promise<Omit<BrandRow, 'channel_id' | 'updated_at'>> {
@@ -108,6 +110,26 @@ function toResource(deps: Deps, row: BrandRow): BrandResource {
   };
 }
 
+/** A brand as it would be stored, checked by the same rules and stored nowhere (the portal's preview). */
+export interface BrandDraft {
+  nome: string;
+  cor?: string;
+  corAplicada: string;
+  logo?: { tipo: string; bytes: Buffer; largura: number; altura: number };
+}
+
+export async function checkBrand(input: BrandInput): Promise<BrandDraft> {
+  const row = await parseBrand(input);
+  return {
+    nome: row.nome,
+    ...(row.cor ? { cor: row.cor } : {}),
+    corAplicada: row.cor ? accentFor(row.cor).accent : DEFAULT_ACCENT,
+    ...(row.logo
+      ? { logo: { tipo: row.logo_type!, bytes: Buffer.from(row.logo), largura: row.logo_width!, altura: row.logo_height! } }
+      : {}),
+  };
+}
+
 export async function putBrand(
   deps: Deps,
   channelId: string,
@@ -162,8 +184,8 @@ export async function logoBytes(deps: Pick<Context, 'database'>, hash: string) {
 }
 
 /** GET /marca/cor/{rrggbb}.css: the accent as custom properties, made readable whatever the path says. */
-export function accentStylesheet(hex: string): string | undefined {
+export function accentStylesheet(hex: string, name: 'marca' | 'previa-marca' = 'marca'): string | undefined {
   if (!/^[0-9a-f]{6}$/.test(hex)) return undefined;
   const { accent, dark } = accentFor(`#${hex}`);
-  return `:root{--marca:${accent};--marca-escura:${dark}}\n`;
+  return `:root{--${name}:${accent};--${name}-escura:${dark}}\n`;
 }

@@ -2,7 +2,15 @@
 // through the brand service (PUT/DELETE /v1/marca's): its refusals shown on the form (422).
 // The logo comes as a multipart upload (one file, the service's byte limit).
 import { AppError } from '../errors.ts';
-import { getBrand, pageBrand, putBrand, removeBrand, storedLogoBase64, type BrandResource } from '../brand/brand.service.ts';
+import {
+  checkBrand,
+  getBrand,
+  pageBrand,
+  putBrand,
+  removeBrand,
+  storedLogoBase64,
+  type BrandResource,
+} from '../brand/brand.service.ts';
 import { MAX_LOGO_BYTES } from '../brand/logo.ts';
 import type { Context } from '../context.ts';
 import type { Change, PortalPage, PortalSection } from './portal-pages.ts';
@@ -39,7 +47,7 @@ async function brandPage(
   ctx: Context,
   channelId: string,
   csrf: string,
-  extra: Pick<BrandView, 'values' | 'errors' | 'done'> = {},
+  extra: Pick<BrandView, 'values' | 'errors' | 'done' | 'draft'> = {},
 ): Promise<PortalPage> {
   const [brand, page, changes] = await Promise.all([
     currentBrand(ctx, channelId),
@@ -52,6 +60,12 @@ async function brandPage(
     body: brandBody(view, recentChangesPanel(changes, BRAND_CHANGE_LABELS)),
     ...(extra.errors ? { status: 422 } : {}),
   };
+}
+
+/** A brand service refusal (400) as the form's error on its field; anything else is thrown on. */
+function fieldErrorOf(error: unknown): Record<string, string> {
+  if (!(error instanceof AppError) || error.status !== 400) throw error;
+  return { [FIELD_OF[error.code] ?? 'nome']: error.message };
 }
 
 /** "1a73e8" is taken as "#1a73e8"; empty means no colour. */
@@ -71,27 +85,40 @@ export const brandSection: PortalSection = {
       return brandPage(ctx, session.channelId, csrf, done ? { done } : {});
     });
 
-    portal.upload(
-      '/portal/marca',
-      { field: 'logo', maxBytes: MAX_LOGO_BYTES },
-      async ({ session, form, file, problem, csrf }) => {
-        const values = { nome: form.nome ?? '', cor: form.cor ?? '' };
-        if (problem) return brandPage(ctx, session.channelId, csrf, { values, errors: { logo: problem } });
-        const logo = file
-          ? file.bytes.toString('base64')
-          : form.removerLogo === 'sim'
-            ? undefined
-            : await storedLogoBase64(ctx, session.channelId);
-        try {
-          await putBrand(ctx, session.channelId, { nome: values.nome, cor: colourOf(values.cor), logo });
-        } catch (error) {
-          if (!(error instanceof AppError) || error.status !== 400) throw error;
-          const field = FIELD_OF[error.code] ?? 'nome';
-          return brandPage(ctx, session.channelId, csrf, { values, errors: { [field]: error.message } });
-        }
-        return { redirect: '/portal/marca?feito=salvo', change: change(session.channelId, 'marca.alterada') };
-      },
-    );
+    /** The brand the form describes: a new file, else the stored logo unless "Remover o logo atual". */
+    const inputOf = async (channelId: string, form: Record<string, string>, file: { bytes: Buffer } | undefined) => ({
+      nome: form.nome ?? '',
+      cor: colourOf(form.cor ?? ''),
+      logo: file
+        ? file.bytes.toString('base64')
+        : form.removerLogo === 'sim'
+          ? undefined
+          : await storedLogoBase64(ctx, channelId),
+    });
+    const spec = { field: 'logo', maxBytes: MAX_LOGO_BYTES };
+
+    portal.upload('/portal/marca', spec, async ({ session, form, file, problem, csrf }) => {
+      const values = { nome: form.nome ?? '', cor: form.cor ?? '' };
+      if (problem) return brandPage(ctx, session.channelId, csrf, { values, errors: { logo: problem } });
+      try {
+        await putBrand(ctx, session.channelId, await inputOf(session.channelId, form, file));
+      } catch (error) {
+        return brandPage(ctx, session.channelId, csrf, { values, errors: fieldErrorOf(error) });
+      }
+      return { redirect: '/portal/marca?feito=salvo', change: change(session.channelId, 'marca.alterada') };
+    });
+
+    // "Pré-visualizar": the same form checked by the same rules, shown and stored nowhere (no change).
+    portal.upload('/portal/marca/previa', spec, async ({ session, form, file, problem, csrf }) => {
+      const values = { nome: form.nome ?? '', cor: form.cor ?? '' };
+      if (problem) return brandPage(ctx, session.channelId, csrf, { values, errors: { logo: problem } });
+      try {
+        const draft = await checkBrand(await inputOf(session.channelId, form, file));
+        return { ...(await brandPage(ctx, session.channelId, csrf, { values, draft })), status: 200 };
+      } catch (error) {
+        return brandPage(ctx, session.channelId, csrf, { values, errors: fieldErrorOf(error) });
+      }
+    });
 
     portal.action('/portal/marca/remover', async ({ session }) => {
       const brand = await currentBrand(ctx, session.channelId);

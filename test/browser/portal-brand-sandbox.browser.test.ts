@@ -75,6 +75,17 @@ describe.skipIf(skipBrowserTests())('the portal’s Marca and Sandbox, in Chromi
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'portal-marca');
 
+    // "Pré-visualizar": the preview takes the form's colour (corrected); the saved brand stays.
+    await page.getByLabel('Cor (#RRGGBB)').fill('#00ffff');
+    await page.getByRole('button', { name: 'Pré-visualizar' }).click();
+    await page.getByText('Prévia: nada foi salvo').waitFor();
+    const drafted = accentFor('#00ffff').accent;
+    expect(await page.locator('.previa-topo').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(rgb(drafted));
+    expect(await page.locator('header.topo').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(rgb(used));
+    expect(await page.locator('#contraste').textContent()).toContain(drafted);
+    expect(await axeViolations(page)).toEqual([]);
+    await watch.settled();
+
     // A refusal is shown on the form, linked to its field.
     await page.getByLabel('Cor (#RRGGBB)').fill('amarelo');
     await page.getByRole('button', { name: 'Salvar marca' }).click();

@@ -148,6 +148,51 @@ describe('Marca', () => {
     expect((await brandOf(channelA))!.logo).toBeUndefined();
   });
 
+  it('previews the form’s brand (its colour corrected, its logo inline) without storing or recording anything', async () => {
+    const cookie = await enter(channelA);
+    const csrf = csrfOf((await get('/portal/marca', cookie)).body);
+    const before = await brandOf(channelA);
+    const recorded = (await changes(channelA)).length;
+    const body = multipart([
+      { name: '_csrf', value: csrf },
+      { name: 'nome', value: 'Só Prévia' },
+      { name: 'cor', value: 'ffee00' },
+      file(LOGO),
+    ]);
+    const previewed = await service.inject({
+      method: 'POST',
+      url: '/portal/marca/previa',
+      headers: { cookie, ...body.headers },
+      payload: body.payload,
+    });
+    expect(previewed.statusCode, previewed.body).toBe(200);
+    expect(previewed.body).toContain('Prévia: nada foi salvo');
+    expect(previewed.body).toMatch(/class="previa-marca">Só Prévia</);
+    expect(previewed.body).toContain(`src="data:image/png;base64,${LOGO.toString('base64')}"`);
+    const used = /href="\/marca\/previa\/([0-9a-f]{6})\.css"/.exec(previewed.body)![1]!;
+    expect(previewed.body).toContain('<code>#ffee00</code>');
+    expect(previewed.body).toContain(`<code>#${used}</code>`);
+    const css = await service.inject({ method: 'GET', url: `/marca/previa/${used}.css` });
+    expect(css.statusCode).toBe(200);
+    expect(css.body).toBe(`:root{--previa-marca:#${used};--previa-marca-escura:${/escura:(#[0-9a-f]{6})/.exec(css.body)![1]}}\n`);
+    expect(await brandOf(channelA)).toEqual(before);
+    expect(await changes(channelA)).toHaveLength(recorded);
+
+    const refused = multipart([
+      { name: '_csrf', value: csrf },
+      { name: 'nome', value: 'Ok' },
+      { name: 'cor', value: 'azul' },
+    ]);
+    const bad = await service.inject({
+      method: 'POST',
+      url: '/portal/marca/previa',
+      headers: { cookie, ...refused.headers },
+      payload: refused.payload,
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain(FIELD_MESSAGES.cor_invalida!);
+  });
+
   it('shows the brand service’s refusals on the form (422) and a bad logo’s in pt-BR, storing nothing', async () => {
     const cookie = await enter(channelA);
     const csrf = csrfOf((await get('/portal/marca', cookie)).body);

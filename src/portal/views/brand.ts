@@ -2,7 +2,7 @@
 // and a miniature of the customer's first page (the journey's start page: its header,
 // card and footer, drawn with the accent the customers get).
 import { html, type SafeHtml } from '../../http/html.ts';
-import type { BrandResource, PageBrand } from '../../brand/brand.service.ts';
+import { logoBox, previewAccentPath, type BrandDraft, type BrandResource, type PageBrand } from '../../brand/brand.service.ts';
 import { contrast, DEFAULT_ACCENT, MIN_CONTRAST } from '../../brand/colour.ts';
 import { MAX_LOGO_BYTES } from '../../brand/logo.ts';
 import { csrfField, notice, panel } from './components.ts';
@@ -17,6 +17,8 @@ export interface BrandView {
   values?: { nome: string; cor: string };
   errors?: Record<string, string>;
   done?: 'salvo' | 'removido';
+  /** "Pré-visualizar": the form's brand, checked and not saved; the preview and the contrast show it. */
+  draft?: BrandDraft;
 }
 
 const ratio = (value: number) => `${value.toFixed(2).replace('.', ',')}:1`;
@@ -47,10 +49,11 @@ function brandForm(view: BrandView): SafeHtml {
 <input id="logo" name="logo" type="file" accept="image/png,image/jpeg,image/webp"${described('logo', errors, 'logo-dica')}>
 <p class="discreto" id="logo-dica">${logo ? `Logo atual: ${logo.largura} × ${logo.altura} px, ${logo.bytes} bytes. Sem arquivo novo, ele continua.` : 'Nenhum logo: as páginas mostram só o nome.'}</p>${fieldError('logo', errors)}</div>
 ${logo ? html`<div class="campo-marcar"><input id="removerLogo" name="removerLogo" type="checkbox" value="sim"><label for="removerLogo">Remover o logo atual</label></div>` : ''}
-<button type="submit" class="botao">Salvar marca</button></form>`;
+<div class="botoes"><button type="submit" class="botao">Salvar marca</button>
+<button type="submit" class="botao secundario" formaction="/portal/marca/previa">Pré-visualizar</button></div></form>`;
 }
 
-function contrastPanel(brand: BrandResource | undefined): SafeHtml {
+function contrastPanel(brand: Pick<BrandResource, 'cor' | 'corAplicada'> | undefined): SafeHtml {
   const rule = html`<p>No topo e nos botões das páginas do cliente o texto é branco sobre a cor, e os links têm a cor sobre o fundo claro (#f3f5f8). Para que todos leiam, o WCAG 2.1 (critério 1.4.3, nível AA) pede contraste de pelo menos ${ratio(MIN_CONTRAST)} contra os dois fundos. Uma cor que não chega lá é escurecida, mantendo o tom, até chegar: é a cor usada (<code>corAplicada</code> na API).</p>`;
   if (!brand?.cor) {
     return panel(
@@ -76,9 +79,10 @@ function contrastPanel(brand: BrandResource | undefined): SafeHtml {
 }
 
 /** The journey's start page in miniature: the same parts and texts, the channel's accent (var(--marca)). */
-function preview(page: PageBrand, sandbox: boolean): SafeHtml {
+function preview(page: PageBrand, sandbox: boolean, draft: BrandDraft | undefined): SafeHtml {
   return html`<figure class="previa">
-<figcaption class="discreto">Como o cliente vê a primeira página do link (o CPF é um exemplo).</figcaption>
+${draft ? html`<link rel="stylesheet" href="${previewAccentPath(draft.corAplicada)}">` : ''}
+<figcaption class="discreto">${draft ? 'Como o cliente veria a primeira página do link com a marca do formulário, ainda não salva (o CPF é um exemplo).' : 'Como o cliente vê a primeira página do link (o CPF é um exemplo).'}</figcaption>
 <div class="previa-tela">
 <div class="previa-topo">${page.logo ? html`<img class="previa-logo" src="${page.logo.url}" alt="" width="${page.logo.width}" height="${page.logo.height}">` : ''}<span class="previa-marca">${page.nome}</span><span>Crédito consignado privado</span></div>
 ${sandbox ? html`<p class="previa-faixa">Ambiente de testes (sandbox): nenhum dado é enviado a um banco.</p>` : ''}
@@ -93,13 +97,33 @@ ${sandbox ? html`<p class="previa-faixa">Ambiente de testes (sandbox): nenhum da
 </figure>`;
 }
 
+/** What the preview draws of a draft: its name, its logo inline (a data: URL: it is stored nowhere). */
+const draftPage = (draft: BrandDraft): PageBrand => ({
+  nome: draft.nome,
+  ...(draft.logo
+    ? {
+        logo: {
+          url: `data:${draft.logo.tipo};base64,${draft.logo.bytes.toString('base64')}`,
+          ...logoBox(draft.logo.largura, draft.logo.altura),
+        },
+      }
+    : {}),
+});
+
 export function brandBody(view: BrandView, changes: SafeHtml): SafeHtml {
   const errors = view.errors ?? {};
+  const { draft } = view;
   return html`${view.done === 'salvo' ? notice('Marca salva: as páginas do cliente já mostram a nova marca.', 'sucesso') : ''}${
     view.done === 'removido'
       ? notice('Marca removida: as páginas do cliente usam o nome do canal e as cores da Consigna.', 'sucesso')
       : ''
-  }${Object.keys(errors).length > 0 ? notice('A marca não foi salva: corrija o que está indicado abaixo.', 'erro') : ''}
+  }${Object.keys(errors).length > 0 ? notice('A marca não foi salva: corrija o que está indicado abaixo.', 'erro') : ''}${
+    draft
+      ? notice(
+          `Prévia: nada foi salvo. Para usar esta marca, clique em Salvar marca${draft.logo ? ' (escolha o arquivo do logo de novo: o navegador não o guarda)' : ''}.`,
+        )
+      : ''
+  }
 <div class="colunas">
 ${panel(
   'Nome, cor e logo',
@@ -110,8 +134,8 @@ ${panel(
   }`,
   'marca',
 )}
-${panel('Prévia', preview(view.page, view.sandbox), 'previa')}
+${panel('Prévia', preview(draft ? draftPage(draft) : view.page, view.sandbox, draft), 'previa')}
 </div>
-${contrastPanel(view.brand)}
+${contrastPanel(draft ?? view.brand)}
 ${changes}`;
 }
