@@ -18,6 +18,7 @@ import {
   sendTestEvent,
 } from '../webhooks/deliveries.service.ts';
 import type { Context } from '../context.ts';
+import { constantTimeEqual } from '../crypto/keys.ts';
 import type { PortalPage, PortalSection, PortalSession } from './portal-pages.ts';
 import { recentChanges, recordChange, type Change } from './changes.service.ts';
 import { DAY_INVALID, dayRange, given } from './form-days.ts';
@@ -43,6 +44,20 @@ const NO_WEBHOOK =
   'Nenhum webhook registrado para este canal. Registre a URL pela API (PUT /v1/webhooks): o segredo é mostrado só nessa resposta.';
 
 const webhookTarget = (channelId: string) => ({ alvoTipo: 'webhook', alvoId: channelId });
+
+/**
+ * The deliveries list's cursor (the events' kind) names a position, not a channel: the
+ * portal binds it to the session's channel with a keyed tag, so another channel's cursor,
+ * or one made up, is the 404 page like a missing one.
+ */
+const cursorTag = (ctx: Context, channelId: string, cursor: string): string =>
+  ctx.keys.hash('portal-deliveries-cursor', `${channelId}\n${cursor}`).subarray(0, 16).toString('base64url');
+const boundCursor = (ctx: Context, channelId: string, cursor: string): string => `${cursor}.${cursorTag(ctx, channelId, cursor)}`;
+function unboundCursor(ctx: Context, channelId: string, bound: string): string {
+  const [cursor = '', tag = '', ...rest] = bound.split('.');
+  if (rest.length > 0 || !constantTimeEqual(Buffer.from(tag), Buffer.from(cursorTag(ctx, channelId, cursor)))) throw notFound();
+  return cursor;
+}
 
 /** Success rate and median latency over the latest finished deliveries: the API keeps counters, not a rate. */
 async function recentFigures(ctx: Context, channelId: string): Promise<RecentFigures> {
@@ -201,7 +216,8 @@ ${back}`,
     portal.page('/portal/webhooks/entregas', async ({ session, query }) => {
       if (!(await findWebhook(ctx, session.channelId))) return { title: 'Entregas do webhook', body: notice(NO_WEBHOOK, 'info') };
       const status = statusOf(given(query.status));
-      const cursor = given(query.cursor);
+      const asked = given(query.cursor);
+      const cursor = asked !== undefined ? unboundCursor(ctx, session.channelId, asked) : undefined;
       let list;
       try {
         list = await listDeliveries(ctx, session.channelId, {
@@ -210,12 +226,14 @@ ${back}`,
           ...(cursor ? { cursor } : {}),
         });
       } catch (error) {
-        // A cursor that is not one this list gave: the same 404 as a missing page.
         if (error instanceof AppError && error.code === 'cursor_invalido') throw notFound();
         throw error;
       }
       const next = list.proximoCursor
-        ? `/portal/webhooks/entregas?${new URLSearchParams({ ...(status ? { status } : {}), cursor: list.proximoCursor }).toString()}`
+        ? `/portal/webhooks/entregas?${new URLSearchParams({
+            ...(status ? { status } : {}),
+            cursor: boundCursor(ctx, session.channelId, list.proximoCursor),
+          }).toString()}`
         : undefined;
       return {
         title: 'Entregas do webhook',

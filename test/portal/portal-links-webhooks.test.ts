@@ -228,10 +228,16 @@ describe('Webhooks', () => {
     expect(one.body).toContain('Reenviar esta entrega');
 
     const { cookie: cookieB, csrf: csrfB } = await session(b);
+    // B has deliveries of its own, so A's cursor would find some of them were it not refused.
+    await failedDeliveries(b.canalId, 3, new Date('2026-11-21T09:00:00Z'));
+    const unbound = next.replace(/cursor=([^&.]+)\.[^&]+/, 'cursor=$1');
+    expect(unbound).not.toBe(next);
     for (const path of [
       `/portal/webhooks/entregas/${failed[0]}`,
       '/portal/webhooks/entregas/xyz',
       '/portal/webhooks/entregas?cursor=!!',
+      next,
+      unbound,
     ]) {
       const response = await get(path, cookieB);
       expect(response.statusCode, path).toBe(404);
