@@ -199,6 +199,26 @@ describe.skipIf(skipBrowserTests())('the portal’s Links and Webhooks, in Chrom
     await watch.expectClean();
   });
 
+  it('works with JavaScript off: filters the list, confirms a recovery', async () => {
+    const { page, watch } = await signIn({ javaScriptEnabled: false });
+    await page.goto(`${service.baseUrl}/portal/links`);
+    await page.getByLabel('Status do link').selectOption('CRIADO');
+    await Promise.all([page.waitForURL(/status=CRIADO/), page.getByRole('button', { name: 'Filtrar' }).click()]);
+    expect(
+      await page
+        .getByRole('table', { name: /^Links do canal/ })
+        .getByRole('row')
+        .count(),
+    ).toBe(3);
+    await page.goto(`${service.baseUrl}/portal/webhooks`);
+    await Promise.all([
+      page.waitForURL(/\/portal\/webhooks\/recuperar/),
+      page.getByRole('button', { name: 'Ver quantas serão reenfileiradas' }).click(),
+    ]);
+    expect(await h1(page)).toBe('Recuperar entregas que falharam');
+    await watch.expectClean();
+  });
+
   it('fits a phone’s width on every page of both sections', async () => {
     const { page, watch } = await signIn({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
     const deliveryId = (
