@@ -3,5 +3,7 @@
 // links to a page that is not there. Add yours as `import { xSection } from './x.page.ts'`.
 import type { PortalSection } from './portal-pages.ts';
 import { overviewSection } from './overview.page.ts';
+import { linksSection } from './links.page.ts';
+import { webhooksSection } from './webhooks.page.ts';
 
-export const PORTAL_SECTIONS: readonly PortalSection[] = [overviewSection];
+export const PORTAL_SECTIONS: readonly PortalSection[] = [overviewSection, linksSection, webhooksSection];

@@ -147,3 +147,14 @@ export async function requeueFailed(
   `.execute(db);
   return rows[0]?.n ?? 0;
 }
+
+/** How many FALHOU deliveries requeueFailed would take in the range now (on the FALHOU partial index). */
+export async function countFailed(db: DB, channelId: string, range: { desde?: Date; ate?: Date }): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from deliveries
+    where channel_id = ${channelId} and status = 'FALHOU'
+      ${range.desde ? sql`and criado_em >= ${range.desde}` : sql``}
+      ${range.ate ? sql`and criado_em < ${range.ate}` : sql``}
+  `.execute(db);
+  return rows[0]?.n ?? 0;
+}

@@ -14,6 +14,7 @@ import { notify } from '../db/database.ts';
 import { DELIVERIES_CHANNEL } from '../events/outbox.ts';
 import {
   claimForResend,
+  countFailed,
   findDeliveryRow,
   listAttemptRows,
   listDeliveryRows,
@@ -257,4 +258,15 @@ export async function recoverDeliveries(
     if (requeued > 0) await notify(deps.database.db, DELIVERIES_CHANNEL, '');
     if (requeued < RECOVERY_BATCH) return { reenfileiradas: total };
   }
+}
+
+/** What recoverDeliveries would requeue now, for a confirmation that says how many. */
+export async function countRecoverable(
+  deps: Pick<Context, 'database'>,
+  channelId: string,
+  input: { desde?: string; ate?: string },
+): Promise<number> {
+  await requireWebhook(deps, channelId);
+  const { desde, ate } = period(input);
+  return countFailed(deps.database.db, channelId, { ...(desde ? { desde } : {}), ...(ate ? { ate } : {}) });
 }
