@@ -198,6 +198,10 @@ export interface DeliveriesTable {
   tipo: string;
   status: DeliveryStatus;
   tentativas: number;
+  /** The attempts of the series before the current one (0024_attempts_across_resends.sql). */
+  earlier_attempts: Generated<number>;
+  /** Resends and recoveries so far: the current series' number. */
+  resends: Generated<number>;
   next_attempt_at: Timestamp | null;
   lease_id: string | null;
   last_http_status: number | null;
@@ -213,6 +217,9 @@ export interface DeliveryAttemptsTable {
   id: Generated<string>;
   channel_id: string;
   attempt: number;
+  /** The delivery's earlier_attempts and resends when the attempt was recorded. */
+  earlier_attempts: Generated<number>;
+  resend: Generated<number>;
   attempted_at: Timestamp;
   http_status: number | null;
   latency_ms: number;

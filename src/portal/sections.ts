@@ -3,7 +3,15 @@
 // links to a page that is not there. Add yours as `import { xSection } from './x.page.ts'`.
 import type { PortalSection } from './portal-pages.ts';
 import { overviewSection } from './overview.page.ts';
+import { linksSection } from './links.page.ts';
+import { webhooksSection } from './webhooks.page.ts';
 import { brandSection } from './brand.page.ts';
 import { sandboxSection } from './sandbox.page.ts';
 
-export const PORTAL_SECTIONS: readonly PortalSection[] = [overviewSection, brandSection, sandboxSection];
+export const PORTAL_SECTIONS: readonly PortalSection[] = [
+  overviewSection,
+  linksSection,
+  webhooksSection,
+  brandSection,
+  sandboxSection,
+];

@@ -91,8 +91,9 @@ export interface ResendClaim {
 
 /**
  * The manual resend's claim: one finished delivery (FALHOU or ENTREGUE) of this
- * channel back to PENDENTE at attempt 1, leased so that no worker takes it while the
- * caller sends it; recordResults then records that attempt like any other.
+ * channel back to PENDENTE at attempt 1 of a new series (the finished series' attempts
+ * move to earlier_attempts), leased so that no worker takes it while the caller sends
+ * it; recordResults then records that attempt like any other.
  */
 export async function claimForResend(
   db: DB,
@@ -100,7 +101,8 @@ export async function claimForResend(
 ): Promise<ResendClaim | undefined> {
   const { rows } = await sql<ResendClaim>`
     update deliveries d
-    set status = 'PENDENTE', tentativas = 1, next_attempt_at = ${delivery.leaseUntil},
+    set status = 'PENDENTE', tentativas = 1, earlier_attempts = d.earlier_attempts + d.tentativas, resends = d.resends + 1,
+        next_attempt_at = ${delivery.leaseUntil},
         lease_id = ${delivery.leaseId}, entregue_em = null
     from events e, webhooks w
     where d.id = ${delivery.id} and d.channel_id = ${delivery.channelId} and d.status in ('FALHOU', 'ENTREGUE')
@@ -113,9 +115,10 @@ export async function claimForResend(
 
 /**
  * The bulk recovery's step: up to `batch` of a channel's FALHOU deliveries, oldest
- * first, back to PENDENTE with their attempts reset, due at the time they occurred, so
- * the engine takes them in order of occurrence, under its usual fairness. One short
- * statement per batch; rows another caller is recovering are skipped, never taken twice.
+ * first, back to PENDENTE with their attempts reset (a new series, as after a resend),
+ * due at the time they occurred, so the engine takes them in order of occurrence, under
+ * its usual fairness. One short statement per batch; rows another caller is recovering
+ * are skipped, never taken twice.
  */
 export async function requeueFailed(
   db: DB,
@@ -135,11 +138,23 @@ export async function requeueFailed(
     ),
     requeued as (
       update deliveries d
-      set status = 'PENDENTE', tentativas = 0, next_attempt_at = d.criado_em, lease_id = null, entregue_em = null
+      set status = 'PENDENTE', tentativas = 0, earlier_attempts = d.earlier_attempts + d.tentativas, resends = d.resends + 1,
+        next_attempt_at = d.criado_em, lease_id = null, entregue_em = null
       from picked where d.id = picked.id
       returning 1
     )
     select count(*)::int as n from requeued
+  `.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
+/** How many FALHOU deliveries requeueFailed would take in the range now (on the FALHOU partial index). */
+export async function countFailed(db: DB, channelId: string, range: { desde?: Date; ate?: Date }): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from deliveries
+    where channel_id = ${channelId} and status = 'FALHOU'
+      ${range.desde ? sql`and criado_em >= ${range.desde}` : sql``}
+      ${range.ate ? sql`and criado_em < ${range.ate}` : sql``}
   `.execute(db);
   return rows[0]?.n ?? 0;
 }

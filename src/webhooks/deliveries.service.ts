@@ -14,6 +14,7 @@ import { notify } from '../db/database.ts';
 import { DELIVERIES_CHANNEL } from '../events/outbox.ts';
 import {
   claimForResend,
+  countFailed,
   findDeliveryRow,
   listAttemptRows,
   listDeliveryRows,
@@ -33,7 +34,10 @@ export interface DeliveryResource {
   eventoId: string;
   tipo: string;
   status: string;
+  /** The current series' attempts: restarts at a resend or a recovery (the contract's meaning). */
   tentativas: number;
+  /** Every attempt of the delivery, across resends: the earlier series' and the current one's. */
+  tentativasTotais: number;
   proximaTentativaEm?: string;
   ultimoHttpStatus?: number;
   ultimoErro?: string;
@@ -50,6 +54,7 @@ export function toDeliveryResource(row: DeliveryRow): DeliveryResource {
     tipo: row.tipo,
     status: row.status,
     tentativas: row.tentativas,
+    tentativasTotais: row.earlier_attempts + row.tentativas,
     ...(row.status === 'PENDENTE' && row.next_attempt_at ? { proximaTentativaEm: row.next_attempt_at.toISOString() } : {}),
     ...(row.last_http_status !== null ? { ultimoHttpStatus: row.last_http_status } : {}),
     ...(row.last_error !== null ? { ultimoErro: row.last_error } : {}),
@@ -61,7 +66,12 @@ export function toDeliveryResource(row: DeliveryRow): DeliveryResource {
 }
 
 export interface AttemptResource {
+  /** Its number in its series: the X-Service-Delivery-Attempt it carried. */
   numero: number;
+  /** Its number in the delivery's whole history, across resends. */
+  ordem: number;
+  /** Its series: 0 the original one, n after the n-th resend or recovery. */
+  reenvio: number;
   tentadaEm: string;
   httpStatus?: number;
   latenciaMs: number;
@@ -76,6 +86,8 @@ export const ATTEMPTS_SHOWN = 100;
 export function toAttemptResource(row: AttemptRow): AttemptResource {
   return {
     numero: row.attempt,
+    ordem: row.earlier_attempts + row.attempt,
+    reenvio: row.resend,
     tentadaEm: row.attempted_at.toISOString(),
     ...(row.http_status !== null ? { httpStatus: row.http_status } : {}),
     latenciaMs: row.latency_ms,
@@ -246,4 +258,15 @@ export async function recoverDeliveries(
     if (requeued > 0) await notify(deps.database.db, DELIVERIES_CHANNEL, '');
     if (requeued < RECOVERY_BATCH) return { reenfileiradas: total };
   }
+}
+
+/** What recoverDeliveries would requeue now, for a confirmation that says how many. */
+export async function countRecoverable(
+  deps: Pick<Context, 'database'>,
+  channelId: string,
+  input: { desde?: string; ate?: string },
+): Promise<number> {
+  await requireWebhook(deps, channelId);
+  const { desde, ate } = period(input);
+  return countFailed(deps.database.db, channelId, { ...(desde ? { desde } : {}), ...(ate ? { ate } : {}) });
 }

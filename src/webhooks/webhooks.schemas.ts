@@ -83,7 +83,19 @@ const Delivery = Type.Object(
     eventoId: Uuid(),
     tipo: Type.String(),
     status: Type.String({ enum: [...DELIVERY_STATUSES] }),
-    tentativas: Type.Integer({ minimum: 0, maximum: 7 }),
+    tentativas: Type.Integer({
+      minimum: 0,
+      maximum: 7,
+      description:
+        'As tentativas da série atual (o limite é 7): volta a zero num reenvio manual ou na recuperação em lote. ' +
+        'Todas as tentativas desde a criação estão em `tentativasTotais`.',
+    }),
+    tentativasTotais: Type.Integer({
+      minimum: 0,
+      description:
+        'Todas as tentativas da entrega, somando as séries de antes de cada reenvio (manual ou em lote) e a atual; ' +
+        'igual a `tentativas` enquanto a entrega nunca foi reenviada.',
+    }),
     proximaTentativaEm: Type.Optional(DateTime('Somente em PENDENTE.')),
     ultimoHttpStatus: Type.Optional(Type.Integer()),
     ultimoErro: Type.Optional(
@@ -99,7 +111,23 @@ const Delivery = Type.Object(
 
 const Attempt = Type.Object(
   {
-    numero: Type.Integer({ minimum: 1, maximum: 7, description: 'Igual a `X-Service-Delivery-Attempt` daquela tentativa.' }),
+    numero: Type.Integer({
+      minimum: 1,
+      maximum: 7,
+      description:
+        'Igual a `X-Service-Delivery-Attempt` daquela tentativa: o número dela na sua série, que recomeça em 1 a cada reenvio.',
+    }),
+    ordem: Type.Integer({
+      minimum: 1,
+      description:
+        'O número da tentativa em todo o histórico da entrega, na ordem em que aconteceram, somando as séries: ' +
+        'depois de sete falhas, o reenvio é a de `ordem` 8 (e `numero` 1). A mais recente tem `ordem` igual a `tentativasTotais`.',
+    }),
+    reenvio: Type.Integer({
+      minimum: 0,
+      description:
+        'A série da tentativa: 0 antes de qualquer reenvio, 1 depois do primeiro reenvio (manual ou em lote), e assim por diante.',
+    }),
     tentadaEm: DateTime('Quando a tentativa terminou.'),
     httpStatus: Type.Optional(
       Type.Integer({ description: 'Ausente quando não houve resposta (tempo esgotado, conexão recusada…).' }),
@@ -135,15 +163,18 @@ const DeliveryWithAttempts = Type.Object(
         eventoId: '019a7c3e-99f0-7aa1-b2c3-d4e5f6a7b8c9',
         tipo: 'proposta.aprovada',
         status: 'ENTREGUE',
-        tentativas: 2,
+        tentativas: 1,
+        tentativasTotais: 3,
         ultimoHttpStatus: 200,
-        ultimaLatenciaMs: 41,
-        ultimaTentativaEm: '2026-11-22T14:04:25.010Z',
-        entregueEm: '2026-11-22T14:04:25.010Z',
+        ultimaLatenciaMs: 38,
+        ultimaTentativaEm: '2026-11-22T15:10:02.480Z',
+        entregueEm: '2026-11-22T15:10:02.480Z',
         criadoEm: '2026-11-22T14:03:23.123Z',
         historico: [
           {
             numero: 1,
+            ordem: 1,
+            reenvio: 0,
             tentadaEm: '2026-11-22T14:03:24.200Z',
             httpStatus: 503,
             latenciaMs: 12,
@@ -151,7 +182,24 @@ const DeliveryWithAttempts = Type.Object(
             corpoResposta: '{"erro":"manutenção"}',
             corpoRespostaTruncado: false,
           },
-          { numero: 2, tentadaEm: '2026-11-22T14:04:25.010Z', httpStatus: 200, latenciaMs: 41, corpoRespostaTruncado: false },
+          {
+            numero: 2,
+            ordem: 2,
+            reenvio: 0,
+            tentadaEm: '2026-11-22T14:04:25.010Z',
+            httpStatus: 200,
+            latenciaMs: 41,
+            corpoRespostaTruncado: false,
+          },
+          {
+            numero: 1,
+            ordem: 3,
+            reenvio: 1,
+            tentadaEm: '2026-11-22T15:10:02.480Z',
+            httpStatus: 200,
+            latenciaMs: 38,
+            corpoRespostaTruncado: false,
+          },
         ],
       },
     ],
@@ -306,8 +354,8 @@ export const getDeliverySchema = {
   summary: 'Consultar uma entrega e suas tentativas',
   operationId: 'consultarEntrega',
   description:
-    'A entrega com cada tentativa: número, quando, status HTTP, latência, erro e o começo (até 4 KiB) do corpo que o seu ' +
-    'endpoint respondeu. O corpo é guardado cortado e marcado como tal, e nunca vai para os logs. Entrega de outro canal: 404.',
+    'A entrega com cada tentativa: número na série (`numero`) e em todo o histórico (`ordem`), série (`reenvio`), quando, ' +
+    'status HTTP, latência, erro e o começo (até 4 KiB) do corpo que o seu endpoint respondeu. O corpo é guardado cortado e marcado como tal, e nunca vai para os logs. Entrega de outro canal: 404.',
   security: [{ bearerAuth: [] }],
   params: Type.Object({ id: Uuid('Id da entrega.') }),
   response: {
@@ -324,6 +372,7 @@ export const resendDeliverySchema = {
   operationId: 'reenviarEntrega',
   description:
     'Para entregas FALHOU ou ENTREGUE: zera as tentativas, envia na hora e responde 200 com a entrega após essa tentativa. ' +
+    'É uma nova série: `tentativas` e `X-Service-Delivery-Attempt` recomeçam em 1, e `tentativasTotais` segue somando. ' +
     'Entrega PENDENTE: 409 `entrega_pendente`.',
   security: [{ bearerAuth: [] }],
   ...NO_BODY,
@@ -343,7 +392,7 @@ export const recoverDeliveriesSchema = {
   operationId: 'reenfileirarEntregas',
   description:
     'Depois de um período fora do ar: todas as entregas `FALHOU` do canal (ou as de `desde`/`ate`, pela data do evento) ' +
-    'voltam para a fila com as tentativas zeradas, na ordem em que os eventos ocorreram, e seguem o agendamento normal ' +
+    'voltam para a fila com as tentativas zeradas (uma nova série, como no reenvio de uma entrega), na ordem em que os eventos ocorreram, e seguem o agendamento normal ' +
     '(com o limite de requisições simultâneas ao seu endpoint). Responde quantas foram reenfileiradas. Repetir não envia ' +
     'de novo o que já está pendente. Trata centenas de milhares de entregas em lotes curtos, sem travar a API.',
   security: [{ bearerAuth: [] }],

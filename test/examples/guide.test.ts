@@ -217,6 +217,9 @@ describe('the guide’s shell sessions against a real service', () => {
     rememberSecret(url.slice(url.lastIndexOf('/') + 1));
     const lines = outcome.stdout.trim().split('\n');
     expect(lines).toContain('{"intervalosSegundos":[5,5,5,5,5,5]}');
+    // The inbox set to 500 for the failures, then back to 200 for the recovery.
+    const inboxStatuses = lines.filter((l) => l.includes('"visualizacaoUrl"')).map((l) => JSON.parse(l).responderStatus);
+    expect(inboxStatuses.slice(-2)).toEqual([500, 200]);
     expect(lines).toContain('{"reenfileiradas":0}');
     expect(lines).toContain(`{"intervalosSegundos":[${service.config.retryDelaysSeconds.join(',')}]}`);
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ status: 'EXPIRADO' });

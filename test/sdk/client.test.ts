@@ -213,12 +213,12 @@ describe('every endpoint through its typed method', () => {
     );
     expect(delivered.map((d) => d.tipo).sort()).toEqual(['proposta.aguardando_formalizacao', 'proposta.criada']);
     const resent = await consigna.resendDelivery(delivered[0]!.id);
-    expect(resent).toMatchObject({ id: delivered[0]!.id, status: 'ENTREGUE', tentativas: 1 });
-    // Its history: the worker's attempt, then the resend's, each with the inbox's answer.
+    expect(resent).toMatchObject({ id: delivered[0]!.id, status: 'ENTREGUE', tentativas: 1, tentativasTotais: 2 });
+    // Its history: the worker's attempt, then the resend's (a new series: numero 1 again, ordem 2), each with the inbox's answer.
     const detail = await consigna.getDelivery(delivered[0]!.id);
-    expect(detail.historico.map((a) => [a.numero, a.httpStatus])).toEqual([
-      [1, 200],
-      [1, 200],
+    expect(detail.historico.map((a) => [a.numero, a.ordem, a.reenvio, a.httpStatus])).toEqual([
+      [1, 1, 0, 200],
+      [1, 2, 1, 200],
     ]);
     // Every delivery of the link, page by page.
     const pages: string[] = [];

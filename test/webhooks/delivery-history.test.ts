@@ -68,7 +68,8 @@ describe('GET /v1/webhooks/entregas/{id}', () => {
     // The delivery itself is the list's record of it.
     expect((await listDeliveries(service, auth, `?eventoId=${pending.eventoId}`))[0]).toEqual(delivery);
     expect(historico.length).toBe(detail.tentativas);
-    expect(historico.map((a) => a.numero)).toEqual(historico.map((_, i) => i + 1));
+    expect(detail.tentativasTotais).toBe(detail.tentativas);
+    expect(historico.map((a) => [a.numero, a.ordem, a.reenvio])).toEqual(historico.map((_, i) => [i + 1, i + 1, 0]));
     const failed = historico.slice(0, -1);
     const expectedBody = `\uFFFD${marker}${'a'.repeat(4094 - marker.length)}\uFFFD`;
     for (const attempt of failed) {
@@ -78,6 +79,8 @@ describe('GET /v1/webhooks/entregas/{id}', () => {
     }
     expect(historico.at(-1)).toEqual({
       numero: detail.tentativas,
+      ordem: detail.tentativas,
+      reenvio: 0,
       tentadaEm: detail.ultimaTentativaEm,
       httpStatus: 200,
       latenciaMs: detail.ultimaLatenciaMs,
@@ -101,7 +104,13 @@ describe('GET /v1/webhooks/entregas/{id}', () => {
     expect(resent.statusCode, resent.body).toBe(200);
     const after = (await getDelivery(auth, pending.id)).json<Detailed>().historico;
     expect(after).toHaveLength(historico.length + 1);
-    expect(after.at(-1)).toMatchObject({ numero: 1, httpStatus: 200, corpoResposta: '{"recebido":true}' });
+    expect(after.at(-1)).toMatchObject({
+      numero: 1,
+      ordem: historico.length + 1,
+      reenvio: 1,
+      httpStatus: 200,
+      corpoResposta: '{"recebido":true}',
+    });
   });
 
   it('an attempt without an answer has no status and no body; a result whose lease was lost adds nothing', async () => {
@@ -117,6 +126,8 @@ describe('GET /v1/webhooks/entregas/{id}', () => {
     const [first] = (await getDelivery(auth, delivery.id)).json<Detailed>().historico;
     expect(first).toEqual({
       numero: 1,
+      ordem: 1,
+      reenvio: 0,
       tentadaEm: expect.any(String),
       latenciaMs: expect.any(Number),
       erro: 'conexão recusada',

@@ -339,6 +339,7 @@ describe('GET /v1/webhooks/entregas and POST …/reenviar', () => {
         tipo: d.tipo,
         status: 'PENDENTE',
         tentativas: 0,
+        tentativasTotais: 0,
         proximaTentativaEm: d.criadoEm,
         criadoEm: expect.stringMatching(ISO),
       });
@@ -398,6 +399,7 @@ describe('GET /v1/webhooks/entregas and POST …/reenviar', () => {
       tipo: 'proposta.formalizada',
       status: 'ENTREGUE',
       tentativas: 1,
+      tentativasTotais: 8,
       ultimoHttpStatus: 200,
       ultimaLatenciaMs: expect.any(Number),
       ultimaTentativaEm: expect.stringMatching(ISO),
@@ -420,6 +422,7 @@ describe('GET /v1/webhooks/entregas and POST …/reenviar', () => {
       tipo: 'proposta.criada',
       status: 'PENDENTE',
       tentativas: 1,
+      tentativasTotais: 2,
       proximaTentativaEm: expect.stringMatching(ISO),
       ultimoHttpStatus: 500,
       ultimoErro: 'HTTP 500',

@@ -389,7 +389,10 @@ export class Consigna {
     } while (cursor);
   }
 
-  /** `GET /v1/webhooks/entregas/{id}`: the delivery with every attempt (status, latency, error, start of the response body). */
+  /**
+   * `GET /v1/webhooks/entregas/{id}`: the delivery with every attempt (its number in its series and in the whole
+   * history, its series, status, latency, error, start of the response body).
+   */
   getDelivery(deliveryId: string, options?: CallOptions): Promise<DeliveryWithAttempts> {
     return this.#send({
       method: 'GET',
@@ -399,7 +402,10 @@ export class Consigna {
     });
   }
 
-  /** `POST /v1/webhooks/entregas/{id}/reenviar` (deliveries `FALHOU` or `ENTREGUE`). */
+  /**
+   * `POST /v1/webhooks/entregas/{id}/reenviar` (deliveries `FALHOU` or `ENTREGUE`): a new series, so `tentativas`
+   * restarts while `tentativasTotais` keeps counting.
+   */
   resendDelivery(deliveryId: string, options?: CallOptions): Promise<Delivery> {
     return this.#send({
       method: 'POST',

@@ -490,7 +490,7 @@ export interface paths {
     };
     /**
      * Consultar uma entrega e suas tentativas
-     * @description A entrega com cada tentativa: número, quando, status HTTP, latência, erro e o começo (até 4 KiB) do corpo que o seu endpoint respondeu. O corpo é guardado cortado e marcado como tal, e nunca vai para os logs. Entrega de outro canal: 404.
+     * @description A entrega com cada tentativa: número na série (`numero`) e em todo o histórico (`ordem`), série (`reenvio`), quando, status HTTP, latência, erro e o começo (até 4 KiB) do corpo que o seu endpoint respondeu. O corpo é guardado cortado e marcado como tal, e nunca vai para os logs. Entrega de outro canal: 404.
      */
     get: operations['consultarEntrega'];
     put?: never;
@@ -512,7 +512,7 @@ export interface paths {
     put?: never;
     /**
      * Reenviar uma entrega
-     * @description Para entregas FALHOU ou ENTREGUE: zera as tentativas, envia na hora e responde 200 com a entrega após essa tentativa. Entrega PENDENTE: 409 `entrega_pendente`.
+     * @description Para entregas FALHOU ou ENTREGUE: zera as tentativas, envia na hora e responde 200 com a entrega após essa tentativa. É uma nova série: `tentativas` e `X-Service-Delivery-Attempt` recomeçam em 1, e `tentativasTotais` segue somando. Entrega PENDENTE: 409 `entrega_pendente`.
      */
     post: operations['reenviarEntrega'];
     delete?: never;
@@ -532,7 +532,7 @@ export interface paths {
     put?: never;
     /**
      * Reenfileirar as entregas que falharam
-     * @description Depois de um período fora do ar: todas as entregas `FALHOU` do canal (ou as de `desde`/`ate`, pela data do evento) voltam para a fila com as tentativas zeradas, na ordem em que os eventos ocorreram, e seguem o agendamento normal (com o limite de requisições simultâneas ao seu endpoint). Responde quantas foram reenfileiradas. Repetir não envia de novo o que já está pendente. Trata centenas de milhares de entregas em lotes curtos, sem travar a API.
+     * @description Depois de um período fora do ar: todas as entregas `FALHOU` do canal (ou as de `desde`/`ate`, pela data do evento) voltam para a fila com as tentativas zeradas (uma nova série, como no reenvio de uma entrega), na ordem em que os eventos ocorreram, e seguem o agendamento normal (com o limite de requisições simultâneas ao seu endpoint). Responde quantas foram reenfileiradas. Repetir não envia de novo o que já está pendente. Trata centenas de milhares de entregas em lotes curtos, sem travar a API.
      */
     post: operations['reenfileirarEntregas'];
     delete?: never;
@@ -8093,7 +8093,10 @@ export interface operations {
               proximaTentativaEm?: string;
               /** @enum {string} */
               status: 'PENDENTE' | 'FALHOU' | 'ENTREGUE';
+              /** @description As tentativas da série atual (o limite é 7): volta a zero num reenvio manual ou na recuperação em lote. Todas as tentativas desde a criação estão em `tentativasTotais`. */
               tentativas: number;
+              /** @description Todas as tentativas da entrega, somando as séries de antes de cada reenvio (manual ou em lote) e a atual; igual a `tentativas` enquanto a entrega nunca foi reenviada. */
+              tentativasTotais: number;
               tipo: string;
               ultimaLatenciaMs?: number;
               /**
@@ -8380,15 +8383,18 @@ export interface operations {
            *       "eventoId": "019a7c3e-99f0-7aa1-b2c3-d4e5f6a7b8c9",
            *       "tipo": "proposta.aprovada",
            *       "status": "ENTREGUE",
-           *       "tentativas": 2,
+           *       "tentativas": 1,
+           *       "tentativasTotais": 3,
            *       "ultimoHttpStatus": 200,
-           *       "ultimaLatenciaMs": 41,
-           *       "ultimaTentativaEm": "2026-11-22T14:04:25.010Z",
-           *       "entregueEm": "2026-11-22T14:04:25.010Z",
+           *       "ultimaLatenciaMs": 38,
+           *       "ultimaTentativaEm": "2026-11-22T15:10:02.480Z",
+           *       "entregueEm": "2026-11-22T15:10:02.480Z",
            *       "criadoEm": "2026-11-22T14:03:23.123Z",
            *       "historico": [
            *         {
            *           "numero": 1,
+           *           "ordem": 1,
+           *           "reenvio": 0,
            *           "tentadaEm": "2026-11-22T14:03:24.200Z",
            *           "httpStatus": 503,
            *           "latenciaMs": 12,
@@ -8398,9 +8404,20 @@ export interface operations {
            *         },
            *         {
            *           "numero": 2,
+           *           "ordem": 2,
+           *           "reenvio": 0,
            *           "tentadaEm": "2026-11-22T14:04:25.010Z",
            *           "httpStatus": 200,
            *           "latenciaMs": 41,
+           *           "corpoRespostaTruncado": false
+           *         },
+           *         {
+           *           "numero": 1,
+           *           "ordem": 3,
+           *           "reenvio": 1,
+           *           "tentadaEm": "2026-11-22T15:10:02.480Z",
+           *           "httpStatus": 200,
+           *           "latenciaMs": 38,
            *           "corpoRespostaTruncado": false
            *         }
            *       ]
@@ -8430,8 +8447,12 @@ export interface operations {
               /** @description Ausente quando não houve resposta (tempo esgotado, conexão recusada…). */
               httpStatus?: number;
               latenciaMs: number;
-              /** @description Igual a `X-Service-Delivery-Attempt` daquela tentativa. */
+              /** @description Igual a `X-Service-Delivery-Attempt` daquela tentativa: o número dela na sua série, que recomeça em 1 a cada reenvio. */
               numero: number;
+              /** @description O número da tentativa em todo o histórico da entrega, na ordem em que aconteceram, somando as séries: depois de sete falhas, o reenvio é a de `ordem` 8 (e `numero` 1). A mais recente tem `ordem` igual a `tentativasTotais`. */
+              ordem: number;
+              /** @description A série da tentativa: 0 antes de qualquer reenvio, 1 depois do primeiro reenvio (manual ou em lote), e assim por diante. */
+              reenvio: number;
               /**
                * Format: date-time
                * @description Quando a tentativa terminou.
@@ -8449,7 +8470,10 @@ export interface operations {
             proximaTentativaEm?: string;
             /** @enum {string} */
             status: 'PENDENTE' | 'FALHOU' | 'ENTREGUE';
+            /** @description As tentativas da série atual (o limite é 7): volta a zero num reenvio manual ou na recuperação em lote. Todas as tentativas desde a criação estão em `tentativasTotais`. */
             tentativas: number;
+            /** @description Todas as tentativas da entrega, somando as séries de antes de cada reenvio (manual ou em lote) e a atual; igual a `tentativas` enquanto a entrega nunca foi reenviada. */
+            tentativasTotais: number;
             tipo: string;
             ultimaLatenciaMs?: number;
             /**
@@ -8741,7 +8765,10 @@ export interface operations {
             proximaTentativaEm?: string;
             /** @enum {string} */
             status: 'PENDENTE' | 'FALHOU' | 'ENTREGUE';
+            /** @description As tentativas da série atual (o limite é 7): volta a zero num reenvio manual ou na recuperação em lote. Todas as tentativas desde a criação estão em `tentativasTotais`. */
             tentativas: number;
+            /** @description Todas as tentativas da entrega, somando as séries de antes de cada reenvio (manual ou em lote) e a atual; igual a `tentativas` enquanto a entrega nunca foi reenviada. */
+            tentativasTotais: number;
             tipo: string;
             ultimaLatenciaMs?: number;
             /**

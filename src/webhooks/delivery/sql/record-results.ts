@@ -25,7 +25,8 @@ export async function recordResults(db: DB, results: AttemptResult[]): Promise<n
 /**
  * The CTEs that write attempt results (alone, or within a claim): `results` (the
  * input), `recorded` (the deliveries updated) and `kept` (one delivery_attempts row per
- * result that landed, numbered with the delivery's attempt count).
+ * result that landed, numbered with the delivery's attempt count, and placed in its whole
+ * history by the attempts of its earlier series and their count).
  */
 export function resultsRecorded(results: AttemptResult[]) {
   const column = <T>(pick: (r: AttemptResult) => T) => results.map(pick);
@@ -50,12 +51,16 @@ export function resultsRecorded(results: AttemptResult[]) {
         entregue_em = case when v.status = 'ENTREGUE' then v.at else d.entregue_em end
     from results v
     where d.id = any (array(select id from results)) and d.id = v.id and d.lease_id = v.lease_id
-    returning d.id, d.channel_id, d.tentativas, v.at, v.http_status, v.latency_ms, v.error, v.response_body, v.response_truncated
+    returning d.id, d.channel_id, d.tentativas, d.earlier_attempts, d.resends, v.at, v.http_status, v.latency_ms, v.error,
+      v.response_body, v.response_truncated
     ),
     kept as (
       insert into delivery_attempts
-        (delivery_id, channel_id, attempt, attempted_at, http_status, latency_ms, error, response_body, response_truncated)
-      select id, channel_id, tentativas, at, http_status, latency_ms, error, response_body, response_truncated from recorded
+        (delivery_id, channel_id, attempt, earlier_attempts, resend, attempted_at, http_status, latency_ms, error, response_body,
+         response_truncated)
+      select id, channel_id, tentativas, earlier_attempts, resends, at, http_status, latency_ms, error, response_body,
+        response_truncated
+      from recorded
     )
   `;
 }
