@@ -109,8 +109,10 @@ export async function checkPage(page: Page): Promise<string[]> {
   const h1 = await page.locator('h1').count();
   if (h1 !== 1) problems.push(`${h1} h1 elements, expected exactly one`);
 
-  for (const input of await page.locator('input:not([type="hidden"]), select, textarea').all()) {
-    const label = await input.evaluate((el) => {
+  // One query for every field: a locator per field (nth(i)) would wait for a field that a
+  // navigation in between took away, instead of failing as a navigation.
+  const fields = await page.locator('input:not([type="hidden"]), select, textarea').evaluateAll((els) =>
+    els.map((el) => {
       const field = el as HTMLInputElement;
       const byLabels = Array.from(field.labels ?? []).some((l) => (l.textContent ?? '').trim() !== '');
       const byAriaLabel = (field.getAttribute('aria-label') ?? '').trim() !== '';
@@ -118,9 +120,9 @@ export async function checkPage(page: Page): Promise<string[]> {
         .split(/\s+/)
         .some((id) => id !== '' && (document.getElementById(id)?.textContent ?? '').trim() !== '');
       return { ok: byLabels || byAriaLabel || byLabelledBy, what: `${field.tagName.toLowerCase()}#${field.id || field.name}` };
-    });
-    if (!label.ok) problems.push(`${label.what} has no label`);
-  }
+    }),
+  );
+  for (const label of fields) if (!label.ok) problems.push(`${label.what} has no label`);
 
   // Names as the accessibility tree computes them (Playwright's role engine).
   // A live page (the inbox viewer) may add a control between two counts, so a count is
