@@ -87,9 +87,16 @@ const PORTAL: SuitePart = {
   target: `≤ ${GOALS.portalKb} KB and LCP ≤ ${GOALS.portalLcpS.toFixed(1)} s per page, empty cache`,
 };
 
-/** The portal's pages measured by pages-portal, in nav order: a new section adds its page here. */
+/**
+ * The portal's pages measured by pages-portal, in nav order: a new section adds its pages
+ * here. `{link}` is one of the channel's links (one that went through the journey).
+ */
 const PORTAL_PAGES: ReadonlyArray<{ name: string; path: string; h1: RegExp }> = [
   { name: 'portal: Visão geral', path: '/portal', h1: /^Visão geral$/ },
+  { name: 'portal: Links', path: '/portal/links', h1: /^Links$/ },
+  { name: 'portal: a link’s timeline', path: '/portal/links/{link}', h1: /^Linha do tempo do link$/ },
+  { name: 'portal: Webhooks', path: '/portal/webhooks', h1: /^Webhooks$/ },
+  { name: 'portal: deliveries', path: '/portal/webhooks/entregas', h1: /^Entregas do webhook$/ },
   { name: 'portal: Marca', path: '/portal/marca', h1: /^Marca$/ },
   { name: 'portal: Sandbox', path: '/portal/sandbox', h1: /^Sandbox$/ },
 ];
@@ -465,7 +472,7 @@ async function viewer(browser: Browser, url: string): Promise<PageLoad[]> {
 }
 
 /** One visit of the portal: in by the entry link, then each page with an empty cache. */
-async function portalVisit(browser: Browser, entryUrl: string, baseUrl: string): Promise<PageLoad[]> {
+async function portalVisit(browser: Browser, entryUrl: string, baseUrl: string, linkId: string): Promise<PageLoad[]> {
   const { page, network, cdp, close } = await phone(browser);
   try {
     await page.goto(entryUrl);
@@ -477,7 +484,7 @@ async function portalVisit(browser: Browser, entryUrl: string, baseUrl: string):
     for (const portalPage of PORTAL_PAGES) {
       await cdp.send('Network.clearBrowserCache');
       const load = await measureLoad(page, network, portalPage.name, () =>
-        page.goto(`${baseUrl}${portalPage.path}`, { waitUntil: 'commit' }),
+        page.goto(`${baseUrl}${portalPage.path.replace('{link}', linkId)}`, { waitUntil: 'commit' }),
       );
       await expectPage(page, load);
       loads.push(load);
@@ -729,15 +736,21 @@ async function runPages(ctx: SuiteContext, parts: SuitePart[]) {
       }
     }
     if (wantPortal) {
-      await branded!('PUT', '/v1/sandbox/receptor', {}, [200, 201]);
+      // The inbox as the channel's webhook: the journeys' events make deliveries to list.
+      const inbox = await branded!('PUT', '/v1/sandbox/receptor', {}, [200, 201]);
+      await branded!('PUT', '/v1/webhooks', { url: inbox.url }, [200, 201]);
+      let completedLink = '';
       for (let i = 0; i < PORTAL_LINKS.created; i++) {
         const link = await branded!('POST', '/v1/links', { cpf: '12345678909', referenciaExterna: `loja-${i % 4}` }, [201]);
-        if (i < PORTAL_LINKS.completed) await branded!('POST', `/v1/links/${String(link.id)}/jornada/simular`, undefined, [200]);
+        if (i < PORTAL_LINKS.completed) {
+          await branded!('POST', `/v1/links/${String(link.id)}/jornada/simular`, undefined, [200]);
+          completedLink = String(link.id);
+        }
       }
       for (let run = 1; run <= RUNS; run++) {
         ctx.log(`portal ${run}/${RUNS}…`);
         const entry = await branded!('POST', '/v1/portal/sessoes', undefined, [201]);
-        runs.portal.push(await portalVisit(browser, String(entry.url), serve.url));
+        runs.portal.push(await portalVisit(browser, String(entry.url), serve.url, completedLink));
       }
     }
   } finally {
@@ -824,7 +837,7 @@ async function runPages(ctx: SuiteContext, parts: SuitePart[]) {
   }
   if (wantPortal) {
     notes.push(
-      `Portal: the branded channel (its logo in the header), ${PORTAL_LINKS.created} links by 4 promoters, ${PORTAL_LINKS.completed} through the journey simulator, its test inbox; ` +
+      `Portal: the branded channel (its logo in the header), ${PORTAL_LINKS.created} links by 4 promoters, ${PORTAL_LINKS.completed} through the journey simulator, its test inbox as its webhook; ` +
         `in by POST /v1/portal/sessoes and the entry page's button, then ${PORTAL_PAGES.map((p) => p.path).join(', ')}, each after Network.clearBrowserCache (figures in the branded columns). ` +
         `Fetched by the first: ${fetched(runs.portal[0]?.[0])}.`,
     );
