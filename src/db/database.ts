@@ -56,7 +56,19 @@ export interface OpenOptions {
   image?: Blob;
   /** When tracing is configured: the tracer of the moment (a span per statement while it answers one). */
   tracer?: () => ServiceTracer | undefined;
+  /** PostgreSQL: how long a statement may go unanswered before its connection is given back (default 15 s). */
+  queryTimeoutMs?: number;
 }
+
+/**
+ * A script's statements (migrations) may build indexes and backfill tables of millions of
+ * rows, for minutes (bench/README.md "Portal reads"): with a request's bound, such a
+ * migration failed at start-up, rolled back, and failed again at the next start.
+ */
+const SCRIPT_TIMEOUT_MS = 6 * 3_600_000;
+// pg reads a query's own query_timeout before the connection's (its types omit it).
+const scriptQuery = (text: string, values?: unknown[]): pg.QueryConfig =>
+  ({ text, ...(values ? { values } : {}), query_timeout: SCRIPT_TIMEOUT_MS }) as pg.QueryConfig;
 
 const withTracing = (dialect: Dialect, options: OpenOptions): Dialect =>
   options.tracer ? tracedDialect(dialect, options.tracer) : dialect;
@@ -76,7 +88,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
     // A query that hangs (network partition) gives its connection back after this.
-    query_timeout: 15_000,
+    query_timeout: options.queryTimeoutMs ?? 15_000,
     application_name: 'consigna',
     // No JIT: every statement here is short, and JIT compiles anew at each execution of a
     // plan whose estimated cost passes jit_above_cost. The claim's did once the queue's
@@ -99,15 +111,15 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     async scriptTransaction(fn) {
       const { client, release } = await checkOut(pool);
       try {
-        await client.query('begin');
+        await client.query(scriptQuery('begin'));
         const result = await fn({
-          query: async (text, params) => (await client.query(text, params)).rows,
-          exec: async (script) => void (await client.query(script)),
+          query: async (text, params) => (await client.query(scriptQuery(text, params))).rows,
+          exec: async (script) => void (await client.query(scriptQuery(script))),
         });
-        await client.query('commit');
+        await client.query(scriptQuery('commit'));
         return result;
       } catch (error) {
-        await client.query('rollback').catch(() => {});
+        await client.query(scriptQuery('rollback')).catch(() => {});
         throw error;
       } finally {
         release();

@@ -289,7 +289,7 @@ export interface SchemaMigrationsTable {
 }
 
 /**
- * The funnel's counts (src/reports/), kept by the database's triggers (migration 0020):
+ * The funnel's counts (src/reports/), kept by the database's triggers (migrations 0020, 0023):
  * a channel's links by the São Paulo day they were created on, and their proposals.
  */
 export interface LinkFunnelCounts {
@@ -315,6 +315,13 @@ export interface ProposalFunnelCounts {
   cancelada: number;
 }
 type ByReference<T> = T & { referencia_externa: string };
+/** Links created per month and reference (migration 0023): element d counts days 1 to d. */
+export interface LinkFunnelReferenceMonths {
+  channel_id: string;
+  mes: ColumnType<Date, never, never>;
+  referencia_externa: string;
+  criados_ate_dia: number[];
+}
 
 export interface Tables {
   channels: ChannelsTable;
@@ -339,6 +346,7 @@ export interface Tables {
   schema_migrations: SchemaMigrationsTable;
   link_funnel_days: LinkFunnelCounts;
   link_funnel_references: ByReference<LinkFunnelCounts>;
+  link_funnel_reference_months: LinkFunnelReferenceMonths;
   proposal_funnel_days: ProposalFunnelCounts;
   proposal_funnel_references: ByReference<ProposalFunnelCounts>;
   portal_links: PortalLinksTable;

@@ -1,7 +1,8 @@
-// Reading the funnel's counts (migration 0020 keeps them: one row per channel and São
-// Paulo day, and per day and reference). A period's funnel by day reads one row per day,
-// whatever the number of links behind it; by reference, one narrow index entry per day
-// and reference used that day, then the rows of the references it shows.
+// Reading the funnel's counts (migrations 0020 and 0023 keep them: one row per channel
+// and São Paulo day, per day and reference, and running totals per month and reference).
+// A period's funnel by day reads one row per day, whatever the number of links behind it;
+// by reference, the ranking reads a row per month and reference used that month, then the
+// rows by day of the references it shows.
 import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
 import type { LinkFunnelCounts, LinkStatus, ProposalFunnelCounts } from '../db/tables.ts';
@@ -59,10 +60,15 @@ export async function countsByDay(db: DB, channelId: string, period: DayPeriod):
   return rows;
 }
 
+/** The first day of the date's month and the date's day in it (AAAA-MM-DD). */
+const monthDay = (day: string) => ({ mes: `${day.slice(0, 7)}-01`, dia: Number(day.slice(8, 10)) });
+
 /**
  * The `top` references of the period with the most links created (ties by reference, in
- * byte order), and how many other references had links: read from the ranking index
- * alone (one entry per day and reference used that day).
+ * byte order), and how many other references had links: from the running totals of
+ * each month of the period (migration 0023), at most a row per month and reference.
+ * A month's element d counts its days 1 to d: the period's share of a month is the
+ * element of its last day in the period less the element of the day before its first.
  */
 export async function topReferences(
   db: DB,
@@ -70,15 +76,21 @@ export async function topReferences(
   period: DayPeriod,
   top: number,
 ): Promise<{ shown: string[]; others: number }> {
+  const de = monthDay(period.de);
+  const ate = monthDay(period.ate);
   const { rows } = await sql<{ referencia_externa: string; refs: number }>`
     with r as (
-      select referencia_externa, sum(criados) as criados
-      from link_funnel_references
-      where channel_id = ${channelId} and dia >= ${period.de}::date and dia <= ${period.ate}::date and referencia_externa <> ''
+      select referencia_externa,
+             sum(criados_ate_dia[case when mes = ${ate.mes}::date then ${ate.dia}::int else 31 end]
+                 - case when mes = ${de.mes}::date and ${de.dia}::int > 1 then criados_ate_dia[${de.dia}::int - 1] else 0 end)
+               as criados
+      from link_funnel_reference_months
+      where channel_id = ${channelId} and mes >= ${de.mes}::date and mes <= ${ate.mes}::date
       group by referencia_externa
     )
     select referencia_externa, count(*) over ()::int as refs
     from r
+    where criados > 0
     order by criados desc, referencia_externa collate "C"
     limit ${top}
   `.execute(db);

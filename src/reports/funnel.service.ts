@@ -67,12 +67,21 @@ export async function funnel(deps: Deps, channelId: string, query: FunnelQuery):
     throw badRequest('limite_invalido', FIELD_MESSAGES.limite_invalido!);
   }
   const now = deps.clock.now();
-  const db = deps.database.db;
-  const [byDay, late, ranking] = await Promise.all([
-    countsByDay(db, channelId, period),
-    expiredUnswept(db, channelId, period, now),
-    agruparPor === 'referenciaExterna' ? topReferences(db, channelId, period, top) : undefined,
-  ]);
+  // One snapshot for every read: the groups, the total and `outros` (the total less the
+  // groups shown) then add up, however many links change state meanwhile. Read only, it
+  // takes no lock and never waits for a writer (on PGlite, a transaction is exclusive).
+  const { byDay, late, ranking, references } = await deps.database.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (tx) => {
+      const byDay = await countsByDay(tx, channelId, period);
+      const late = await expiredUnswept(tx, channelId, period, now);
+      if (agruparPor !== 'referenciaExterna') return { byDay, late, ranking: undefined, references: [] };
+      const ranking = await topReferences(tx, channelId, period, top);
+      const references = await countsOfReferences(tx, channelId, period, ['', ...ranking.shown]);
+      return { byDay, late, ranking, references };
+    });
   const head = { de: period.de, ate: period.ate, fusoHorario: TIME_ZONE, geradoEm: now.toISOString() };
   const total = zero();
   for (const row of byDay) add(total, row);
@@ -93,7 +102,7 @@ export async function funnel(deps: Deps, channelId: string, query: FunnelQuery):
   }
 
   const { shown, others } = ranking;
-  const rows = new Map((await countsOfReferences(db, channelId, period, ['', ...shown])).map((r) => [r.referencia_externa, r]));
+  const rows = new Map(references.map((r) => [r.referencia_externa, r]));
   for (const { referencia_externa, status, n } of late) {
     const row = rows.get(referencia_externa);
     if (row) expire(row, status, n);

@@ -21,7 +21,7 @@ import {
   type MadeLink,
 } from '../helpers/link-journeys.ts';
 import { expireLinks } from '../../src/links/links.expiry.ts';
-import { LINK_COLUMNS, PROPOSAL_COLUMNS } from '../../src/reports/funnel.repository.ts';
+import { countersNow, recount } from '../helpers/funnel-counters.ts';
 import type { IssuedCredentials } from '../../src/channels/channels.service.ts';
 
 const clock = new ManualClock('2026-11-09T12:00:00.000Z');
@@ -189,24 +189,28 @@ describe('GET /v1/relatorios/funil', () => {
     ]);
   });
 
-  it('keeps counts equal to a recount of the links and proposals, and to what the migration computes', async () => {
+  it('keeps counts equal to a recount of the links and proposals, and to what the migrations compute', async () => {
     const db = service.ctx.database.db;
     // A change no path of the service makes (an operator's SQL): counted too.
     await sql`update links set status = 'CANCELADO' where status = 'CRIADO' and referencia_externa = 'loja-4'`.execute(db);
-    const kept = await countersNow();
-    expect(kept).toEqual(await recount());
+    const kept = await countersNow(db);
+    expect(kept).toEqual(await recount(db));
     // The migration's own computation, from the links and proposals as they are.
-    const migration = fs.readFileSync(
-      path.resolve(import.meta.dirname, '../../src/db/migrations/0020_links_list_funnel.sql'),
-      'utf8',
-    );
-    const backfill = migration.slice(migration.indexOf('-- What existed before the counters'));
-    await sql`delete from link_funnel_days`.execute(db);
-    await sql`delete from link_funnel_references`.execute(db);
+    const migration = (file: string) =>
+      fs.readFileSync(path.resolve(import.meta.dirname, '../../src/db/migrations', file), 'utf8');
+    const counts = migration('0020_links_list_funnel.sql');
+    const months = migration('0023_funnel_reference_months.sql');
+    const backfill = [
+      counts.slice(counts.indexOf('-- What existed before the counters')),
+      months.slice(months.indexOf('-- What existed before the months'), months.indexOf("-- The ranking's former index")),
+    ].join(';');
+    for (const table of ['link_funnel_days', 'link_funnel_references', 'link_funnel_reference_months']) {
+      await sql`delete from ${sql.table(table)}`.execute(db);
+    }
     await sql`delete from proposal_funnel_days`.execute(db);
     await sql`delete from proposal_funnel_references`.execute(db);
     for (const statement of backfill.split(';').filter((s) => /\binsert\b/.test(s))) await sql.raw(statement).execute(db);
-    expect(await countersNow()).toEqual(kept);
+    expect(await countersNow(db)).toEqual(kept);
   });
 
   it('answers each bad parameter with its code and a pt-BR message', async () => {
@@ -241,60 +245,3 @@ describe('GET /v1/relatorios/funil', () => {
     );
   });
 });
-
-type Row = Record<string, string | number>;
-
-/** What the four counter tables hold now (rows of zeros left out), in a stable order. */
-async function countersNow(): Promise<Record<string, Row[]>> {
-  const db = service.ctx.database.db;
-  const read = async (table: string, ref: boolean) => {
-    const columns = table.startsWith('link') ? LINK_COLUMNS : PROPOSAL_COLUMNS;
-    const { rows } = await sql<Row>`
-      select channel_id, dia::text as dia, ${ref ? sql`referencia_externa,` : sql``}
-             ${sql.join(columns.map((c) => sql.ref(c)))}
-      from ${sql.table(table)}
-      order by channel_id, dia${ref ? sql`, referencia_externa` : sql``}`.execute(db);
-    return rows.filter((row) => columns.some((c) => row[c] !== 0));
-  };
-  return {
-    links: await read('link_funnel_days', false),
-    linksByReference: await read('link_funnel_references', true),
-    proposals: await read('proposal_funnel_days', false),
-    proposalsByReference: await read('proposal_funnel_references', true),
-  };
-}
-
-/** The same, counted from the links and proposals themselves. */
-async function recount(): Promise<Record<string, Row[]>> {
-  const db = service.ctx.database.db;
-  const day = sql`(l.criado_em at time zone 'America/Sao_Paulo')::date`;
-  const linkCounts = sql`count(*)::int as criados, count(l.aberto_em)::int as abertos,
-    count(*) filter (where l.status = 'CRIADO')::int as criado, count(*) filter (where l.status = 'ABERTO')::int as aberto,
-    count(*) filter (where l.status = 'EM_ANDAMENTO')::int as em_andamento,
-    count(*) filter (where l.status = 'CONCLUIDO')::int as concluido,
-    count(*) filter (where l.status = 'CANCELADO')::int as cancelado,
-    count(*) filter (where l.status = 'EXPIRADO')::int as expirado`;
-  const proposalCounts = sql`count(*) filter (where p.status = 'CRIADA')::int as criada,
-    count(*) filter (where p.status = 'AGUARDANDO_FORMALIZACAO')::int as aguardando_formalizacao,
-    count(*) filter (where p.status = 'FORMALIZADA')::int as formalizada,
-    count(*) filter (where p.status = 'APROVADA')::int as aprovada,
-    count(*) filter (where p.status = 'RECUSADA')::int as recusada,
-    count(*) filter (where p.status = 'CANCELADA')::int as cancelada`;
-  const ref = sql`coalesce(l.referencia_externa, '')`;
-  const rows = async (query: ReturnType<typeof sql<Row>>) => (await query.execute(db)).rows;
-  return {
-    links: await rows(sql<Row>`select l.channel_id, ${day}::text as dia, ${linkCounts} from links l group by 1, 2 order by 1, 2`),
-    linksByReference: await rows(
-      sql<Row>`select l.channel_id, ${day}::text as dia, ${ref} as referencia_externa, ${linkCounts}
-        from links l group by 1, 2, 3 order by 1, 2, 3`,
-    ),
-    proposals: await rows(
-      sql<Row>`select l.channel_id, ${day}::text as dia, ${proposalCounts}
-        from proposals p join links l on l.id = p.link_id group by 1, 2 order by 1, 2`,
-    ),
-    proposalsByReference: await rows(
-      sql<Row>`select l.channel_id, ${day}::text as dia, ${ref} as referencia_externa, ${proposalCounts}
-        from proposals p join links l on l.id = p.link_id group by 1, 2, 3 order by 1, 2, 3`,
-    ),
-  };
-}
