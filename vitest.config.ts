@@ -3,8 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 // Most of a test file's time is spent waiting on PostgreSQL, a child process, a retry or
 // Chromium, not on this process's CPU: one file more than the CPUs (three on the 2-CPU
-// machines CI runs on) finishes the suite sooner (392 s with two, 342 s with three, on
-// the embedded database) without failures.
+// machines CI runs on) finishes the suite sooner.
 const workers = os.availableParallelism() + 1;
 
 export default defineConfig({

@@ -16,13 +16,13 @@ const BODY_BYTES = 64 * 1024;
 /** What the service may grow by while it holds the non-reading streams (RSS, above its size at rest). */
 const MEMORY_BOUND_BYTES = 128 * 1024 * 1024;
 /**
- * Another channel's p99 during an attack stays under 100 ms, or, on a machine that is
- * itself busy (CI runs other test files beside this one), under five times its p99 with
- * no attack measured just before: what the machine does to an idle call is not the
- * service's doing. Before bounded work it was tens of seconds.
+ * Another channel's p99 during an attack stays under a second, or, on a machine that is
+ * itself busy (CI runs other test files beside this one), under ten times its p99 with no
+ * attack measured just before. The failure this guards against is a stalled event loop:
+ * before bounded work it was 5 to 77 s; scheduling jitter on a loaded machine is not it.
  */
-const P99_BOUND_MS = 100;
-const P99_BOUND_FACTOR = 5;
+const P99_BOUND_MS = 1000;
+const P99_BOUND_FACTOR = 10;
 
 /** The bound for a p99 measured during an attack, given the same calls' p99 just before it. */
 const boundFor = (alone: { p99: number }): number => Math.max(P99_BOUND_MS, P99_BOUND_FACTOR * alone.p99);

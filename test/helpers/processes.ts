@@ -1,7 +1,8 @@
 // Real `consigna` processes for fault tests: several api/worker/serve processes on one
 // PostgreSQL, killed and restarted like in production.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { inject } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -110,6 +111,9 @@ export interface ServedChannel {
 export async function serveWithChannel(env: Record<string, string> = {}, channels = 1): Promise<ServedChannel> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'consigna-serve-'));
+  // The run's migrated data folder, copied: no initdb and no migrations per process.
+  const template = inject('embeddedDataDir');
+  if (!database.url && template && !env.CONSIGNA_MASTER_KEY) await cp(template, dataDir, { recursive: true });
   const fullEnv: Record<string, string> = {
     CONSIGNA_MASTER_KEY: 'ab'.repeat(32),
     LOG_LEVEL: 'warn',
