@@ -110,6 +110,22 @@ export function registerPortalRoutes(
     return reply.code(303).header('location', result.redirect).send();
   }
 
+  type RouteRequest = FastifyRequest<{ Params: Record<string, string>; Querystring: Record<string, string | undefined> }>;
+  /** What a page or action handler is given about its request. */
+  const portalRequest = (signed: SignedIn, request: RouteRequest) => ({
+    session: signed.session,
+    params: request.params,
+    query: single(request.query),
+    csrf: signed.csrf,
+  });
+  /** The 403 page of a change refused (not this session's form, or a read-only session); undefined when allowed. */
+  const writeRefusal = (signed: SignedIn, section: PortalSection, accepted: boolean): SafeHtml | undefined =>
+    !accepted
+      ? signedMessage(signed, section.path, FORM_REFUSED)
+      : !signed.session.canWrite
+        ? signedMessage(signed, section.path, READ_ONLY)
+        : undefined;
+
   const routesOf = (scope: App, section: PortalSection): PortalRoutes => {
     const under = (path: string) => {
       if (!path.startsWith('/portal')) throw new Error(`portal route ${path} must be under /portal`);
@@ -124,12 +140,7 @@ export function registerPortalRoutes(
           async (request, reply) => {
             const signed = await signedIn(request, reply);
             if (!signed) return reply;
-            const page = await handler({
-              session: signed.session,
-              params: request.params,
-              query: single(request.query),
-              csrf: signed.csrf,
-            });
+            const page = await handler(portalRequest(signed, request));
             return send(reply, page.status ?? 200, inFrame(signed, section.path, page));
           },
         );
@@ -142,16 +153,10 @@ export function registerPortalRoutes(
           async (request, reply) => {
             const signed = await signedIn(request, reply);
             if (!signed) return reply;
-            if (!formAccepted(request, signed)) return send(reply, 403, signedMessage(signed, section.path, FORM_REFUSED));
-            if (!signed.session.canWrite) return send(reply, 403, signedMessage(signed, section.path, READ_ONLY));
+            const refusal = writeRefusal(signed, section, formAccepted(request, signed));
+            if (refusal) return send(reply, 403, refusal);
             const { _csrf: _checked, ...form } = request.body as Record<string, string>;
-            const result = await handler({
-              session: signed.session,
-              params: request.params,
-              query: single(request.query),
-              csrf: signed.csrf,
-              form,
-            });
+            const result = await handler({ ...portalRequest(signed, request), form });
             return answer(reply, signed, section.path, path, result);
           },
         );
@@ -168,15 +173,11 @@ export function registerPortalRoutes(
               const signed = await signedIn(request, reply);
               if (!signed) return reply;
               const upload: Upload = request.isMultipart() ? await readUpload(request, spec) : { fields: {} };
-              if (!formAccepted(request, signed, MULTIPART, upload.fields))
-                return send(reply, 403, signedMessage(signed, section.path, FORM_REFUSED));
-              if (!signed.session.canWrite) return send(reply, 403, signedMessage(signed, section.path, READ_ONLY));
+              const refusal = writeRefusal(signed, section, formAccepted(request, signed, MULTIPART, upload.fields));
+              if (refusal) return send(reply, 403, refusal);
               const { _csrf: _checked, ...form } = upload.fields;
               const result = await handler({
-                session: signed.session,
-                params: request.params,
-                query: single(request.query),
-                csrf: signed.csrf,
+                ...portalRequest(signed, request),
                 form,
                 ...(upload.file ? { file: upload.file } : {}),
                 ...(upload.problem ? { problem: upload.problem } : {}),

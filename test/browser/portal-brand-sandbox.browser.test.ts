@@ -8,7 +8,7 @@ import { startTestService, type TestService } from '../helpers/service.ts';
 import { makeLink } from '../helpers/link-journeys.ts';
 import { makePng } from '../helpers/images.ts';
 import { axeViolations, screenshot, skipBrowserTests, withBrowser, type ContextOptions } from '../helpers/browser.ts';
-import { rememberSecret } from '../helpers/secrets.ts';
+import { signInToPortal } from '../helpers/portal.ts';
 import { accentFor } from '../../src/brand/colour.ts';
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
@@ -26,18 +26,7 @@ describe.skipIf(skipBrowserTests())('the portal’s Marca and Sandbox, in Chromi
 
   const h1 = async (page: Page) => (await page.locator('h1').textContent())?.trim();
 
-  async function signIn(options: ContextOptions = {}) {
-    const { page, watch } = await browser.newPage(options);
-    const created = await service.inject({ method: 'POST', url: '/v1/portal/sessoes', headers: auth });
-    const { url } = created.json<{ url: string }>();
-    rememberSecret(url, url.split('/').pop());
-    await page.goto(url);
-    await Promise.all([
-      page.waitForURL(`${service.baseUrl}/portal`),
-      page.getByRole('button', { name: 'Entrar no portal' }).click(),
-    ]);
-    return { page, watch, expectClean: () => watch.expectClean() };
-  }
+  const signIn = (options: ContextOptions = {}) => signInToPortal(browser, service, auth, options);
 
   const noSidewaysScroll = async (page: Page) => {
     const widths = await page.evaluate(() => ({

@@ -12,6 +12,7 @@ import { makeLink, simulateJourney } from '../helpers/link-journeys.ts';
 import { axeViolations, screenshot, skipBrowserTests, withBrowser, type ContextOptions } from '../helpers/browser.ts';
 import { receiverPool, type Receiver } from '../helpers/receiver.ts';
 import { rememberSecret } from '../helpers/secrets.ts';
+import { signInToPortal } from '../helpers/portal.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 describe.skipIf(skipBrowserTests())('the portal’s Links and Webhooks, in Chromium', () => {
@@ -69,18 +70,7 @@ describe.skipIf(skipBrowserTests())('the portal’s Links and Webhooks, in Chrom
 
   const h1 = async (page: Page) => (await page.locator('h1').textContent())?.trim();
 
-  async function signIn(options: ContextOptions = {}) {
-    const { page, watch } = await browser.newPage(options);
-    const created = await service.inject({ method: 'POST', url: '/v1/portal/sessoes', headers: auth });
-    const { url } = created.json<{ url: string }>();
-    rememberSecret(url, url.split('/').pop());
-    await page.goto(url);
-    await Promise.all([
-      page.waitForURL(`${service.baseUrl}/portal`),
-      page.getByRole('button', { name: 'Entrar no portal' }).click(),
-    ]);
-    return { page, watch };
-  }
+  const signIn = (options: ContextOptions = {}) => signInToPortal(browser, service, auth, options);
 
   /** Follows a link or presses a button and waits for the next document. */
   async function go(page: Page, action: () => Promise<unknown>, heading: string) {
